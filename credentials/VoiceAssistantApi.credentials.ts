@@ -1,0 +1,56 @@
+import type {
+	IAuthenticateGeneric,
+	Icon,
+	ICredentialTestRequest,
+	ICredentialType,
+	INodeProperties,
+} from 'n8n-workflow';
+import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME } from '../nodes/VoiceAssistant/shared/credential';
+import { ENDPOINTS } from '../nodes/VoiceAssistant/shared/spec';
+
+export class VoiceAssistantApi implements ICredentialType {
+	name = CREDENTIAL_NAME;
+
+	displayName = 'Voice Assistant API';
+
+	icon: Icon = { light: 'file:voiceAssistant.svg', dark: 'file:voiceAssistant.dark.svg' };
+
+	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-voice-assistant#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'The API key of your voice assistant account, sent in the x-api-key header',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the voice assistant service. A trailing slash or a trailing /api/v1 is fine.',
+		},
+	];
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { 'x-api-key': '={{$credentials.apiKey}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: API_BASE_URL_EXPRESSION,
+			url: ENDPOINTS.listAssistants.path,
+			method: ENDPOINTS.listAssistants.method,
+		},
+	};
+}

@@ -1,0 +1,57 @@
+import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
+import { searchAssistants } from './listSearch/searchAssistants';
+import { assistantDescription } from './resources/assistant';
+import { knowledgeBaseDescription } from './resources/knowledgeBase';
+import { playgroundCallDescription } from './resources/playgroundCall';
+import { segmentContactDescription } from './resources/segmentContact';
+import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME } from './shared/credential';
+import { requestPolicyOptions } from './shared/requestPolicy';
+import { sendRequest } from './shared/sendRequest';
+
+export class VoiceAssistant implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Voice Assistant',
+		name: 'voiceAssistant',
+		icon: { light: 'file:voiceAssistant.svg', dark: 'file:voiceAssistant.dark.svg' },
+		group: ['output'],
+		version: 1,
+		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		description: 'List AI voice-call assistants, start playground calls, manage knowledge bases and segment contacts',
+		defaults: { name: 'Voice Assistant' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		requestDefaults: {
+			baseURL: API_BASE_URL_EXPRESSION,
+			headers: { Accept: 'application/json' },
+			json: true,
+		},
+		// Every operation sets `paginate`, so n8n hands each item's request to sendRequest.
+		requestOperations: { pagination: sendRequest },
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Assistant', value: 'assistant' },
+					{ name: 'Knowledge Base', value: 'knowledgeBase' },
+					{ name: 'Playground Call', value: 'playgroundCall' },
+					{ name: 'Segment Contact', value: 'segmentContact' },
+				],
+				default: 'assistant',
+			},
+			...assistantDescription,
+			...playgroundCallDescription,
+			...knowledgeBaseDescription,
+			...segmentContactDescription,
+			requestPolicyOptions,
+		],
+	};
+
+	methods = {
+		listSearch: { searchAssistants },
+	};
+}

@@ -1,0 +1,73 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { prepareRequest } from '../../shared/hooks';
+import { shapeAssistantList } from '../../shared/listAssistants';
+import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES, ENDPOINTS, LANGUAGE_NAMES } from '../../shared/spec';
+
+const showOnlyForGetMany = { resource: ['assistant'], operation: ['getAll'] };
+
+export const getManyOperation: INodePropertyOptions = {
+	name: 'Get Many',
+	value: 'getAll',
+	action: 'Get many assistants',
+	description: 'List the voice-call assistants of the account',
+	routing: {
+		request: { method: ENDPOINTS.listAssistants.method, url: ENDPOINTS.listAssistants.path },
+		send: { preSend: [prepareRequest({})], paginate: true },
+		output: { postReceive: [shapeAssistantList] },
+	},
+};
+
+export const getManyFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		displayOptions: { show: showOnlyForGetMany },
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		displayOptions: { show: { ...showOnlyForGetMany, returnAll: [false] } },
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+	},
+	{
+		displayName: 'Filters',
+		name: 'filters',
+		type: 'collection',
+		placeholder: 'Add Filter',
+		displayOptions: { show: showOnlyForGetMany },
+		default: {},
+		options: [
+			{
+				displayName: 'Language',
+				name: 'language',
+				type: 'options',
+				options: ASSISTANT_LANGUAGES.map((code) => ({ name: LANGUAGE_NAMES[code], value: code })),
+				default: 'en',
+				description: 'Only assistants that speak this language',
+			},
+			{
+				displayName: 'Type',
+				name: 'type',
+				type: 'options',
+				options: ASSISTANT_TYPES.map((type) => ({ name: type === 'inbound' ? 'Inbound' : 'Outbound', value: type })),
+				default: 'outbound',
+				description: 'Only assistants that take (inbound) or make (outbound) calls',
+			},
+		],
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		displayOptions: { show: showOnlyForGetMany },
+		default: true,
+		description:
+			'Whether to return only the main fields (ID, name, type, language, company, voice, accent, model, knowledge base ID) instead of all 35',
+	},
+];

@@ -1,0 +1,36 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { prepareRequest } from '../../shared/hooks';
+import { sendInQuery } from '../../shared/routing';
+import { ENDPOINTS } from '../../shared/spec';
+import { knowledgeBaseContract } from './create';
+
+export const updateOperation: INodePropertyOptions = {
+	name: 'Update',
+	value: 'update',
+	action: 'Update a knowledge base',
+	description: 'Replace the title, language and question/answer pairs of a knowledge base',
+	routing: {
+		request: {
+			method: ENDPOINTS.updateKnowledgeBase.method,
+			url: ENDPOINTS.updateKnowledgeBase.path,
+			headers: { 'Content-Type': 'application/json' },
+		},
+		send: {
+			preSend: [prepareRequest({ ...knowledgeBaseContract, idLabel: 'Knowledge Base ID' })],
+			paginate: true,
+		},
+	},
+};
+
+export const updateFields: INodeProperties[] = [
+	{
+		displayName: 'Knowledge Base ID',
+		name: 'knowledgeBaseId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: { resource: ['knowledgeBase'], operation: ['update'] } },
+		description: 'ID of the knowledge base to update, e.g. the knowledge_base_Id of an assistant',
+		routing: sendInQuery('id'),
+	},
+];

@@ -1,0 +1,124 @@
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { phoneNumberList, textFields } from '../../shared/coerce';
+import { prepareRequest } from '../../shared/hooks';
+import { sendInBody } from '../../shared/routing';
+import { ENDPOINTS, playgroundCallSchema } from '../../shared/spec';
+
+const showOnlyForStart = { resource: ['playgroundCall'], operation: ['start'] };
+
+const labels = {
+	assistant_id: 'Assistant',
+	dialer_id: 'Dialer ID',
+	first_name: 'First Name',
+	last_name: 'Last Name',
+	email: 'Email',
+	phone_number: 'Phone Numbers',
+};
+
+export const startOperation: INodePropertyOptions = {
+	name: 'Start',
+	value: 'start',
+	action: 'Start a playground call',
+	description: 'Have an assistant call a contact through a dialer',
+	routing: {
+		request: {
+			method: ENDPOINTS.startPlaygroundCall.method,
+			url: ENDPOINTS.startPlaygroundCall.path,
+			headers: { 'Content-Type': 'application/json' },
+		},
+		send: {
+			preSend: [
+				prepareRequest({
+					body: playgroundCallSchema,
+					labels,
+					normalize: (body) => ({
+						...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
+						phone_number: phoneNumberList(body.phone_number),
+					}),
+				}),
+			],
+			paginate: true,
+		},
+	},
+};
+
+export const startFields: INodeProperties[] = [
+	{
+		displayName: 'Assistant',
+		name: 'assistant',
+		type: 'resourceLocator',
+		required: true,
+		default: { mode: 'list', value: '' },
+		displayOptions: { show: showOnlyForStart },
+		description: 'The assistant that makes the call',
+		modes: [
+			{
+				displayName: 'From List',
+				name: 'list',
+				type: 'list',
+				placeholder: 'Select an assistant...',
+				typeOptions: { searchListMethod: 'searchAssistants', searchable: true },
+			},
+			{
+				displayName: 'By ID',
+				name: 'id',
+				type: 'string',
+				placeholder: 'e.g. 65f1c0ffee0123456789abcd',
+			},
+		],
+		routing: sendInBody('assistant_id'),
+	},
+	{
+		displayName: 'Dialer ID',
+		name: 'dialerId',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: showOnlyForStart },
+		description: 'ID of the dialer (phone line) that places the call',
+		routing: sendInBody('dialer_id'),
+	},
+	{
+		displayName: 'First Name',
+		name: 'firstName',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: showOnlyForStart },
+		description: 'First name of the person called',
+		routing: sendInBody('first_name'),
+	},
+	{
+		displayName: 'Last Name',
+		name: 'lastName',
+		type: 'string',
+		required: true,
+		default: '',
+		displayOptions: { show: showOnlyForStart },
+		description: 'Last name of the person called',
+		routing: sendInBody('last_name'),
+	},
+	{
+		displayName: 'Email',
+		name: 'email',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'name@email.com',
+		displayOptions: { show: showOnlyForStart },
+		description: 'Email address of the person called',
+		routing: sendInBody('email'),
+	},
+	{
+		displayName: 'Phone Numbers',
+		name: 'phoneNumbers',
+		type: 'string',
+		required: true,
+		default: '',
+		placeholder: 'e.g. +14155550100, +14155550101',
+		displayOptions: { show: showOnlyForStart },
+		description:
+			'One or more phone numbers to call, separated by commas. An expression may also return a list.',
+		routing: sendInBody('phone_number'),
+	},
+];

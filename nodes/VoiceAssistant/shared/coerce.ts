@@ -1,0 +1,56 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/**
+ * Values from expressions and AI agents ($fromAI) are not always of the declared type. These
+ * helpers coerce only where the meaning is unambiguous; anything else reaches the schema as is
+ * and is rejected there with a clear message.
+ */
+
+/** A number typed into a text field (a phone, an id) means its digits. */
+export function asText(value: unknown): unknown {
+	return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+}
+
+/** Copies `fields` of `body` through asText. */
+export function textFields(body: IDataObject, fields: readonly string[]): IDataObject {
+	const result: IDataObject = { ...body };
+	for (const field of fields) {
+		if (field in result) result[field] = asText(result[field]) as string;
+	}
+	return result;
+}
+
+/** Optional fields left empty are not sent, so an empty CRM cell never blanks a stored value. */
+export function withoutEmpty(body: IDataObject, fields: readonly string[]): IDataObject {
+	const result: IDataObject = { ...body };
+	for (const field of fields) {
+		if (result[field] === '' || result[field] === null || result[field] === undefined) delete result[field];
+	}
+	return result;
+}
+
+/** "+1 555 0100, +1 555 0101" (also ; or new lines), a list, or a single number → a list of numbers. */
+export function phoneNumberList(value: unknown): unknown {
+	if (typeof value === 'number') return [asText(value)];
+	if (typeof value === 'string') {
+		return value
+			.split(/[,;\n]/)
+			.map((part) => part.trim())
+			.filter((part) => part !== '');
+	}
+	if (Array.isArray(value)) return value.map(asText);
+	return value;
+}
+
+export class JsonInputError extends Error {}
+
+/** JSON text from the editor or an expression; already-parsed values pass through. */
+export function parseJsonInput(value: unknown): unknown {
+	if (typeof value !== 'string') return value;
+	if (value.trim() === '') return undefined;
+	try {
+		return JSON.parse(value);
+	} catch (error) {
+		throw new JsonInputError(`is not valid JSON (${(error as Error).message})`);
+	}
+}

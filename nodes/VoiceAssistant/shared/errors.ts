@@ -1,0 +1,173 @@
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+import { failureKindOf, type FailureKind } from './retry';
+
+/** What a failed HTTP attempt tells us, read off n8n's error without keeping the request (and its headers). */
+export interface HttpFailure {
+	kind: FailureKind;
+	status?: number;
+	code?: string;
+	retryAfter?: unknown;
+	body?: unknown;
+	rawMessage: string;
+}
+
+type ErrorLike = {
+	message?: string;
+	httpCode?: string | null;
+	code?: string;
+	cause?: ErrorLike;
+	response?: { status?: number; headers?: IDataObject; data?: unknown };
+};
+
+export function readHttpFailure(error: unknown): HttpFailure {
+	const outer = (error ?? {}) as ErrorLike;
+	const inner = outer.cause ?? outer;
+	const response = inner.response ?? outer.response;
+	const httpCode = Number(outer.httpCode);
+	const status = response?.status ?? (Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined);
+	const code = inner.code ?? outer.code;
+	return {
+		kind: failureKindOf(status, code),
+		status,
+		code,
+		retryAfter: response?.headers?.['retry-after'],
+		body: response?.data,
+		rawMessage: String(inner.message ?? outer.message ?? 'Unknown error'),
+	};
+}
+
+/** The service's own explanation from an error body (error body shape: not shown in the spec). */
+export function serviceMessage(body: unknown): string | undefined {
+	if (typeof body === 'string') {
+		const text = body.trim();
+		if (!text) return undefined;
+		if (/^<(!doctype|html)/i.test(text)) return 'the service answered with an HTML page instead of JSON';
+		return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+	}
+	if (!body || typeof body !== 'object') return undefined;
+	const data = body as IDataObject;
+	for (const key of ['message', 'error', 'detail', 'title', 'msg']) {
+		const value = data[key];
+		if (typeof value === 'string' && value.trim()) return value.trim();
+		if (value && typeof value === 'object' && typeof (value as IDataObject).message === 'string') {
+			return (value as IDataObject).message as string;
+		}
+	}
+	if (Array.isArray(data.errors)) {
+		const parts = data.errors.map((entry) =>
+			typeof entry === 'string' ? entry : (entry as IDataObject)?.message ?? JSON.stringify(entry),
+		);
+		return parts.join('; ');
+	}
+	return undefined;
+}
+
+export interface FailureContext {
+	method: string;
+	path: string;
+	origin: string;
+	/** The `id` query parameter of update operations. */
+	id?: string;
+	attempts: number;
+	timeoutMs?: number;
+}
+
+const NOUN_BY_PATH: Array<[RegExp, string]> = [
+	[/knowledgeBase/, 'knowledge base'],
+	[/segment\/contact/, 'segment contact'],
+];
+
+function describeFailure(failure: HttpFailure, context: FailureContext): { message: string; description?: string } {
+	const said = serviceMessage(failure.body);
+	const status = failure.status;
+	const retried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
+	switch (failure.kind) {
+		case 'client-error':
+			if (status === 401 || status === 403) {
+				return {
+					message: `The service refused the API key (HTTP ${status})`,
+					description: `Check the API Key in the "Voice Assistant API" credential.${said ? ` The service said: ${said}` : ''}`,
+				};
+			}
+			if (status === 404) {
+				const noun = NOUN_BY_PATH.find(([pattern]) => pattern.test(context.path))?.[1];
+				if (noun && context.id !== undefined) {
+					return { message: `No ${noun} with ID "${context.id}" was found (HTTP 404)`, description: said };
+				}
+				return {
+					message: `The service has no ${context.method} ${context.path} (HTTP 404)`,
+					description: `Check the Base URL in the credential: it should be the service's address, e.g. https://api.example.com.${said ? ` The service said: ${said}` : ''}`,
+				};
+			}
+			return {
+				message: `The service rejected the request (HTTP ${status})${said ? `: ${said}` : ''}`,
+				description: said ? undefined : 'The service gave no reason.',
+			};
+		case 'rate-limited':
+			return {
+				message: `The service kept answering "too many requests" (HTTP 429)${retried}`,
+				description: 'Lower "Max Concurrent Requests" or raise "Max Retries" / "Max Retry Wait" under Options.',
+			};
+		case 'unavailable':
+		case 'server-error':
+			return {
+				message: `The service failed (HTTP ${status})${said ? `: ${said}` : ''}${retried}`,
+				description: 'This is a problem on the service side. Try again later.',
+			};
+		case 'timeout':
+			return {
+				message: `The request timed out${context.timeoutMs ? ` after ${context.timeoutMs} ms` : ''}${retried}`,
+				description:
+					context.method === 'POST'
+						? 'It was not sent again because the service may have received it. Check before running it again.'
+						: 'Raise the Timeout in the node settings (Request Options) if the service is slow.',
+			};
+		case 'connection-refused':
+			return {
+				message: `Could not connect to ${context.origin}: connection refused${retried}`,
+				description: 'Check the Base URL in the credential and that the service is running.',
+			};
+		case 'connection-reset':
+			return {
+				message: `The connection to ${context.origin} was dropped before an answer arrived${retried}`,
+				description:
+					context.method === 'POST'
+						? 'It was not sent again because the service may have received it. Check before running it again.'
+						: undefined,
+			};
+		default:
+			return { message: `The request to ${context.origin} failed: ${failure.rawMessage}` };
+	}
+}
+
+/** Replaces every occurrence of the secret in a text; a hostile service could echo it back. */
+export function redact(text: string | undefined, secret: string | undefined): string | undefined {
+	if (!text || !secret) return text;
+	return text.split(secret).join('[redacted]');
+}
+
+/**
+ * Builds the error a user sees. It is made from scratch (not wrapping n8n's request error)
+ * so the request, whose headers carry the API key, never travels with it.
+ */
+export function toUserError(
+	node: INode,
+	failure: HttpFailure,
+	context: FailureContext,
+	itemIndex: number,
+	secret: string | undefined,
+): NodeApiError {
+	const { message, description } = describeFailure(failure, context);
+	// Only HTTP statuses: n8n swaps the message for a generic text when httpCode is an errno like ECONNREFUSED.
+	const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
+	const safeMessage = redact(message, secret) as string;
+	const safeDescription = redact(description, secret);
+	const response: JsonObject = httpCode ? { message: safeMessage, httpCode } : { message: safeMessage };
+	return new NodeApiError(node, response, {
+		message: safeMessage,
+		description: safeDescription,
+		httpCode,
+		itemIndex,
+	});
+}

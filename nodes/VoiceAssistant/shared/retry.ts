@@ -1,0 +1,103 @@
+import type { RequestPolicy } from './requestPolicy';
+
+export type FailureKind =
+	| 'rate-limited' // 429
+	| 'unavailable' // 503
+	| 'server-error' // other 5xx
+	| 'client-error' // other 4xx
+	| 'timeout'
+	| 'connection-reset'
+	| 'connection-refused'
+	| 'other';
+
+export function failureKindOf(status: number | undefined, code: string | undefined): FailureKind {
+	if (status === 429) return 'rate-limited';
+	if (status === 503) return 'unavailable';
+	if (status !== undefined && status >= 500) return 'server-error';
+	if (status !== undefined && status >= 400) return 'client-error';
+	switch (code) {
+		case 'ECONNREFUSED':
+			return 'connection-refused';
+		case 'ECONNRESET':
+		case 'EPIPE':
+		case 'ERR_SOCKET_CONNECTION_TIMEOUT':
+		case 'ECONNABORTED_BY_PEER':
+			return 'connection-reset';
+		case 'ETIMEDOUT':
+		case 'ECONNABORTED':
+		case 'ESOCKETTIMEDOUT':
+			return 'timeout';
+		default:
+			return 'other';
+	}
+}
+
+/** Failures after which the service provably did nothing, so even a create may be sent again. */
+const NOT_RECEIVED: ReadonlySet<FailureKind> = new Set(['rate-limited', 'connection-refused']);
+
+/** Failures worth retrying when repeating the request is harmless (GET, PUT). */
+const TRANSIENT: ReadonlySet<FailureKind> = new Set([
+	'rate-limited',
+	'unavailable',
+	'server-error',
+	'timeout',
+	'connection-reset',
+	'connection-refused',
+]);
+
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+
+/**
+ * Whether a failed request may be sent again. A POST here starts a phone call or creates a
+ * knowledge base: sending it twice rings someone twice, so it is repeated only when the
+ * service cannot have acted on it.
+ */
+export function isRetryable(method: string, kind: FailureKind): boolean {
+	return IDEMPOTENT_METHODS.has(method.toUpperCase()) ? TRANSIENT.has(kind) : NOT_RECEIVED.has(kind);
+}
+
+/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date; undefined if absent or unreadable. */
+export function parseRetryAfter(header: unknown, now: number): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value === 'number') return value >= 0 ? value * 1000 : undefined;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	const date = Date.parse(text);
+	if (Number.isNaN(date)) return undefined;
+	return Math.max(0, date - now);
+}
+
+const BASE_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+/** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^attempt)]. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	const ceiling = Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt);
+	return Math.round(ceiling * random());
+}
+
+export interface RetryDecision {
+	retry: boolean;
+	delayMs: number;
+}
+
+/**
+ * Decides what to do after attempt number `attempt` (0-based) failed.
+ * `waitedMs` is the time this item already spent sleeping between attempts.
+ */
+export function decideRetry(
+	policy: RequestPolicy,
+	method: string,
+	kind: FailureKind,
+	attempt: number,
+	waitedMs: number,
+	retryAfterMs: number | undefined,
+	random: () => number = Math.random,
+): RetryDecision {
+	const no = { retry: false, delayMs: 0 };
+	if (!policy.retry || attempt >= policy.maxRetries || !isRetryable(method, kind)) return no;
+	const delayMs = retryAfterMs ?? backoffDelay(attempt, random);
+	if (waitedMs + delayMs > policy.maxRetryWaitMs) return no;
+	return { retry: true, delayMs };
+}

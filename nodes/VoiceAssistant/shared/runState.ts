@@ -1,0 +1,51 @@
+import type { IDataObject, IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
+import { ConcurrencyLimiter } from './concurrency';
+import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
+
+/**
+ * State shared by the items of one node run: the concurrency limiter, the pause a rate limit
+ * imposes on everyone, and the first error that stops the run.
+ *
+ * n8n's declarative engine gives each item its own context, but all of them share the run's
+ * `executeData` object, so it keys the state (and lets it be garbage-collected with the run).
+ */
+export class RunState {
+	readonly limiter: ConcurrencyLimiter;
+
+	/** Epoch ms before which no request may start (set by Retry-After). */
+	pausedUntil = 0;
+
+	/** Set when an item failed and the node does not continue on fail: nothing more is sent. */
+	stopError: Error | undefined;
+
+	/** Items whose input was invalid while the node continues on fail: answered without a request. */
+	readonly invalidItems = new Map<number, Error>();
+
+	constructor(readonly policy: RequestPolicy) {
+		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
+	}
+
+	pauseUntil(epochMs: number): void {
+		this.pausedUntil = Math.max(this.pausedUntil, epochMs);
+	}
+}
+
+const runs = new WeakMap<IExecuteData | IExecuteSingleFunctions, RunState>();
+
+export function getRunState(context: IExecuteSingleFunctions): RunState {
+	// Without executeData (n8n always passes it) each item would get a state of its own.
+	const key = context.getExecuteData() ?? context;
+	let state = runs.get(key);
+	if (!state) {
+		// Read once per run: a limit on requests in flight cannot differ between items.
+		state = new RunState(readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject));
+		runs.set(key, state);
+	}
+	return state;
+}
+
+/** Stops the run unless the node continues on fail: items not yet sent will not be. */
+export function stopRunUnlessContinuing(context: IExecuteSingleFunctions, error: Error): void {
+	if (context.continueOnFail()) return;
+	getRunState(context).stopError ??= error;
+}

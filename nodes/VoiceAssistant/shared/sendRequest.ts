@@ -1,0 +1,126 @@
+import type {
+	DeclarativeRestApiSettings,
+	IExecutePaginationFunctions,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { CREDENTIAL_NAME } from './credential';
+import { readHttpFailure, toUserError, type FailureContext } from './errors';
+import { decideRetry, parseRetryAfter } from './retry';
+import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
+
+async function waitForPause(state: RunState, signal: AbortSignal | undefined): Promise<void> {
+	while (state.pausedUntil > Date.now() && !signal?.aborted) {
+		await sleep(state.pausedUntil - Date.now());
+	}
+}
+
+async function apiKeyOf(context: IExecutePaginationFunctions): Promise<string | undefined> {
+	try {
+		const credentials = await context.getCredentials(CREDENTIAL_NAME);
+		return typeof credentials?.apiKey === 'string' ? credentials.apiKey : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
+	const { options } = requestData;
+	const id = options.qs?.id;
+	let origin = String(options.baseURL ?? '');
+	try {
+		origin = new URL(origin).origin;
+	} catch {}
+	return {
+		method: String(options.method ?? 'GET').toUpperCase(),
+		path: String(options.url ?? ''),
+		origin,
+		id: id === undefined ? undefined : String(id),
+		attempts,
+		timeoutMs: options.timeout,
+	};
+}
+
+/** Output items: always paired with their input item; updates also say which record they touched. */
+function shapeOutput(
+	items: INodeExecutionData[],
+	itemIndex: number,
+	id: unknown,
+): INodeExecutionData[] {
+	return items.map((item) => {
+		const json = item.json !== null && typeof item.json === 'object' && !Array.isArray(item.json) ? item.json : {};
+		return {
+			...item,
+			json: id === undefined ? json : { id: String(id), ...json },
+			pairedItem: { item: itemIndex },
+		};
+	});
+}
+
+async function sendWithRetries(
+	context: IExecutePaginationFunctions,
+	state: RunState,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const method = String(requestData.options.method ?? 'GET').toUpperCase();
+	const signal = context.getExecutionCancelSignal?.();
+	let waitedMs = 0;
+	for (let attempt = 0; ; attempt++) {
+		await waitForPause(state, signal);
+		if (state.stopError) throw state.stopError;
+		try {
+			// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
+			const options = { ...requestData.options, headers: { ...requestData.options.headers } };
+			return await context.makeRoutingRequest({ ...requestData, options });
+		} catch (error) {
+			if (error instanceof NodeOperationError) throw error; // raised by our own response hooks
+			const failure = readHttpFailure(error);
+			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
+			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
+			if (!decision.retry || signal?.aborted) {
+				const secret = await apiKeyOf(context);
+				const itemIndex = context.getItemIndex();
+				throw toUserError(context.getNode(), failure, failureContext(requestData, attempt + 1), itemIndex, secret);
+			}
+			if (retryAfterMs !== undefined) state.pauseUntil(Date.now() + retryAfterMs);
+			waitedMs += decision.delayMs;
+			await sleep(decision.delayMs);
+		}
+	}
+}
+
+function errorItem(error: Error, itemIndex: number, id: unknown): INodeExecutionData {
+	const json: Record<string, string> = { error: error.message };
+	if (id !== undefined) json.id = String(id);
+	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
+	return { json, error: error as NodeApiError, pairedItem: { item: itemIndex } };
+}
+
+/**
+ * Sends one item's request. Plugged into n8n's declarative engine as the `pagination`
+ * request operation, the one hook that wraps the whole request of an item: here the run's
+ * concurrency bound, retries and error mapping apply while the HTTP mapping itself stays in
+ * the properties' routing.
+ */
+export async function sendRequest(
+	this: IExecutePaginationFunctions,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<INodeExecutionData[]> {
+	const state = getRunState(this);
+	const itemIndex = this.getItemIndex();
+	const id = requestData.options.qs?.id;
+	if (state.stopError) throw state.stopError;
+	const invalid = state.invalidItems.get(itemIndex);
+	if (invalid) return [errorItem(invalid, itemIndex, id)];
+	await state.limiter.acquire();
+	try {
+		const items = await sendWithRetries(this, state, requestData);
+		return shapeOutput(items, itemIndex, id);
+	} catch (error) {
+		if (this.continueOnFail()) return [errorItem(error as Error, itemIndex, id)];
+		stopRunUnlessContinuing(this, error as Error);
+		throw error;
+	} finally {
+		state.limiter.release();
+	}
+}

@@ -1,0 +1,47 @@
+import type { INode } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod/v4';
+
+export type FieldLabels = Readonly<Record<string, string>>;
+
+/** `data.2.answer` → `data[2].answer`: the way a user writes a path in an n8n expression. */
+function formatPath(path: ReadonlyArray<PropertyKey>): string {
+	return path
+		.map((key, i) => (typeof key === 'number' ? `[${key}]` : `${i === 0 ? '' : '.'}${String(key)}`))
+		.join('');
+}
+
+function describeIssue(issue: z.core.$ZodIssue, labels: FieldLabels): string {
+	if (issue.code === 'unrecognized_keys') {
+		const where = issue.path.length ? ` in "${formatPath(issue.path)}"` : '';
+		return `unknown field${issue.keys.length > 1 ? 's' : ''}${where}: ${issue.keys.join(', ')}`;
+	}
+	const field = issue.path.length ? formatPath(issue.path) : 'body';
+	const label = labels[String(issue.path[0])];
+	return `"${field}"${label ? ` (${label})` : ''} ${issue.message}`;
+}
+
+/**
+ * Checks a request body against its spec schema. On failure throws an error that names the
+ * field, the rule and the item, so the user can fix the exact input row.
+ */
+export function assertValid<T>(
+	node: INode,
+	schema: z.ZodType<T>,
+	body: unknown,
+	itemIndex: number,
+	labels: FieldLabels,
+): T {
+	const result = schema.safeParse(body);
+	if (result.success) return result.data;
+	const problems = result.error.issues.map((issue) => describeIssue(issue, labels));
+	return failValidation(node, problems, itemIndex);
+}
+
+export function failValidation(node: INode, problems: string[], itemIndex: number): never {
+	const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+	throw new NodeOperationError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
+		itemIndex,
+		description: `Nothing was sent for this item. Problems found:\n- ${problems.join('\n- ')}`,
+	});
+}

@@ -1,0 +1,347 @@
+'use strict';
+
+/**
+ * Local HTTP simulator of the Voice Assistant API (voice-assistant-api.md),
+ * for the unit tests, the e2e suite, the demo and the benchmark.
+ *
+ * It is an independent reading of the spec: it must not import from nodes/ or
+ * credentials/, so that a mistake in the node's schemas is caught here.
+ *
+ * Each API request goes: record → canned failNext → auth (401) →
+ * rate limit / chaos (429, 503, reset) → latency → validation → apply → answer.
+ */
+
+const http = require('http');
+const { dispatch } = require('./routes');
+const { createStore } = require('./store');
+const { TokenBucket, Chaos } = require('./limits');
+const { readBody, sendJson, sendRaw } = require('./http-util');
+const { isControlPath, handleControl } = require('./control');
+const { OPT_OUT_SCRIPT, SEEDED_KNOWLEDGE_BASE_IDS, defaultAssistants, defaultKnowledgeBases } = require('./seed');
+
+/**
+ * @typedef {import('./limits').RateLimitOptions} RateLimitOptions
+ * @typedef {import('./limits').ChaosOptions} ChaosOptions
+ * @typedef {'pending' | 'applied' | 'rejected' | 'reset-before' | 'reset-after' | 'throttled'} Outcome
+ * @typedef {{
+ *   method: string, path: string, query: Record<string, string>,
+ *   headers: import('http').IncomingHttpHeaders, rawBody: string, body: unknown,
+ *   status: number, receivedAt: number, outcome: Outcome, canned?: boolean,
+ * }} RecordedRequest
+ * @typedef {{ op: string, id: string | undefined, body: unknown, at: number, createdId?: string }} LedgerEntry
+ * @typedef {{
+ *   status: number, body?: unknown, rawBody?: string, headers?: Record<string, string>,
+ *   times?: number, method?: string, path?: string,
+ * }} FailureSpec
+ * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null }} ModeOptions
+ * @typedef {ModeOptions & {
+ *   apiKey: string, host?: string, port?: number,
+ *   assistants?: Array<Record<string, unknown>>, dataFile?: string,
+ * }} SimulatorOptions
+ * @typedef {{
+ *   url: string,
+ *   readonly requests: RecordedRequest[],
+ *   readonly ledger: { applied: LedgerEntry[], countsByKey: Map<string, number> },
+ *   readonly stats: { inFlight: number, maxInFlight: number, total: number },
+ *   readonly data: import('./store').Data,
+ *   reset(): void,
+ *   failNext(spec: FailureSpec): void,
+ *   setOptions(options: ModeOptions): void,
+ *   close(): Promise<void>,
+ * }} Simulator
+ */
+
+/** @param {string} rawBody @returns {unknown} */
+function parseJsonOrUndefined(rawBody) {
+	try {
+		return rawBody === '' ? undefined : JSON.parse(rawBody);
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * Checks a failNext argument and fills in its defaults.
+ * @param {FailureSpec} spec
+ */
+function normalizeFailure(spec) {
+	if (typeof spec !== 'object' || spec === null) throw new TypeError('failNext needs an object');
+	const { status, times = 1, method, path, rawBody, body } = spec;
+	if (!Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599))) {
+		throw new TypeError('failNext.status must be 0 (reset) or an HTTP status code');
+	}
+	if (!Number.isInteger(times) || times < 1) throw new TypeError('failNext.times must be at least 1');
+	if (rawBody !== undefined && typeof rawBody !== 'string') {
+		throw new TypeError('failNext.rawBody must be a string');
+	}
+	/** @type {Record<string, string>} */
+	const headers = {};
+	for (const [name, value] of Object.entries(spec.headers ?? {})) {
+		headers[name.toLowerCase()] = String(value);
+	}
+	return {
+		status,
+		body,
+		rawBody,
+		headers,
+		remaining: times,
+		method: method ? method.toUpperCase() : undefined,
+		path,
+	};
+}
+
+/** @param {number} status */
+function defaultBodyFor(status) {
+	return status === 204 || status === 304 ? undefined : { message: http.STATUS_CODES[status] ?? 'Error' };
+}
+
+/**
+ * @param {SimulatorOptions} options
+ * @returns {Promise<Simulator>}
+ */
+async function createSimulator(options) {
+	if (!options || typeof options.apiKey !== 'string' || options.apiKey === '') {
+		throw new TypeError('createSimulator: apiKey is required');
+	}
+	const host = options.host ?? '127.0.0.1';
+	const store = createStore({ assistants: options.assistants, dataFile: options.dataFile });
+
+	/** @type {RecordedRequest[]} */
+	const requests = [];
+	/** @type {Simulator['ledger']} */
+	const ledger = { applied: [], countsByKey: new Map() };
+	const stats = { inFlight: 0, maxInFlight: 0, total: 0 };
+	/** @type {Array<ReturnType<typeof normalizeFailure>>} */
+	const failures = [];
+	/** @type {{ latencyMs: number, bucket?: TokenBucket, chaos?: Chaos }} */
+	const modes = { latencyMs: 0 };
+	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
+	const waits = new Set();
+	let closed = false;
+
+	/** Only the keys present change; null or undefined switches a mode off. @param {ModeOptions} next */
+	function setOptions(next = {}) {
+		const changed = { ...modes };
+		if ('latencyMs' in next) {
+			const latencyMs = next.latencyMs ?? 0;
+			if (!(typeof latencyMs === 'number' && latencyMs >= 0)) {
+				throw new TypeError('latencyMs must be a non-negative number');
+			}
+			changed.latencyMs = latencyMs;
+		}
+		if ('rateLimit' in next) changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit) : undefined;
+		if ('chaos' in next) changed.chaos = next.chaos ? new Chaos(next.chaos) : undefined;
+		Object.assign(modes, changed);
+	}
+
+	/** @param {FailureSpec} spec */
+	function failNext(spec) {
+		failures.push(normalizeFailure(spec));
+	}
+
+	/** @param {string} method @param {string} path */
+	function takeFailure(method, path) {
+		const index = failures.findIndex(
+			(f) => (!f.method || f.method === method) && (!f.path || f.path === path),
+		);
+		if (index === -1) return undefined;
+		const failure = failures[index];
+		failure.remaining -= 1;
+		if (failure.remaining === 0) failures.splice(index, 1);
+		return failure;
+	}
+
+	function reset() {
+		requests.length = 0;
+		ledger.applied.length = 0;
+		ledger.countsByKey.clear();
+		failures.length = 0;
+		stats.total = 0;
+		stats.maxInFlight = stats.inFlight;
+		modes.bucket?.refill();
+	}
+
+	/** @param {import('./routes').Applied} applied */
+	function recordApplied({ op, id, body, createdId }) {
+		ledger.applied.push({ op, id, body, at: Date.now(), ...(createdId ? { createdId } : {}) });
+		const key = `${op}:${id ?? JSON.stringify(body)}`;
+		ledger.countsByKey.set(key, (ledger.countsByKey.get(key) ?? 0) + 1);
+		store.changed();
+	}
+
+	/** @param {number} ms */
+	function wait(ms) {
+		return new Promise((resolve) => {
+			const cancel = () => {
+				clearTimeout(timer);
+				waits.delete(cancel);
+				resolve(undefined);
+			};
+			const timer = setTimeout(cancel, ms);
+			waits.add(cancel);
+		});
+	}
+
+	/**
+	 * @param {import('http').IncomingMessage} req
+	 * @param {import('http').ServerResponse} res
+	 * @param {URL} url
+	 */
+	async function handleApi(req, res, url) {
+		stats.total += 1;
+		stats.inFlight += 1;
+		stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
+		/** @type {RecordedRequest} */
+		const record = {
+			method: req.method ?? 'GET',
+			path: url.pathname,
+			query: Object.fromEntries(url.searchParams),
+			headers: req.headers,
+			rawBody: '',
+			body: undefined,
+			status: 0,
+			receivedAt: Date.now(),
+			outcome: 'pending',
+		};
+		requests.push(record);
+
+		// Every path ends in exactly one finish(), which keeps inFlight exact.
+		let answered = false;
+		/** @param {number} status @param {Outcome} outcome */
+		const finish = (status, outcome) => {
+			if (answered) return false;
+			answered = true;
+			record.status = status;
+			record.outcome = outcome;
+			stats.inFlight -= 1;
+			return true;
+		};
+		/** @param {number} status @param {Outcome} outcome @param {unknown} body @param {Record<string, string>} [headers] */
+		const reply = (status, outcome, body, headers) => {
+			if (finish(status, outcome)) sendJson(res, status, body, headers);
+		};
+		/** @param {'reset-before' | 'reset-after'} outcome */
+		const resetSocket = (outcome) => {
+			if (finish(0, outcome)) req.socket.destroy();
+		};
+
+		try {
+			try {
+				record.rawBody = await readBody(req);
+			} catch {
+				return resetSocket('reset-before');
+			}
+			record.body = parseJsonOrUndefined(record.rawBody);
+
+			const canned = takeFailure(record.method, record.path);
+			if (canned) {
+				record.canned = true;
+				if (canned.status === 0) return resetSocket('reset-before');
+				if (!finish(canned.status, 'rejected')) return;
+				if (canned.rawBody !== undefined) {
+					return sendRaw(res, canned.status, canned.rawBody, {
+						'content-type': 'text/html; charset=utf-8',
+						...canned.headers,
+					});
+				}
+				const body = canned.body !== undefined ? canned.body : defaultBodyFor(canned.status);
+				return sendJson(res, canned.status, body, canned.headers);
+			}
+
+			if (req.headers['x-api-key'] !== options.apiKey) {
+				return reply(401, 'rejected', { message: 'Invalid or missing API key' });
+			}
+
+			const retryAfter = modes.bucket ? modes.bucket.take() : 0;
+			if (retryAfter > 0) {
+				return reply(429, 'throttled', { message: 'Too many requests' }, {
+					'retry-after': String(retryAfter),
+				});
+			}
+			const fate = modes.chaos ? modes.chaos.next() : 'none';
+			if (fate === '429') {
+				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': '1' });
+			}
+			if (fate === '503') {
+				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': '1' });
+			}
+
+			if (modes.latencyMs > 0) await wait(modes.latencyMs);
+			if (closed || fate === 'reset-before') return resetSocket('reset-before');
+
+			const result = dispatch(record, store.data);
+			if (result.applied) recordApplied(result.applied);
+			// 'reset-after' means processed, then cut off: applied if it was valid.
+			if (fate === 'reset-after') return resetSocket('reset-after');
+			reply(result.status, result.status < 400 ? 'applied' : 'rejected', result.body, result.headers);
+		} catch (error) {
+			reply(500, 'rejected', { message: `Simulator error: ${error.message}` });
+		}
+	}
+
+	const server = http.createServer((req, res) => {
+		const url = new URL(req.url ?? '/', 'http://simulator.invalid');
+		if (isControlPath(url.pathname)) {
+			handleControl(req, res, url, sim).catch((error) => {
+				sendJson(res, 500, { message: `Simulator error: ${error.message}` });
+			});
+		} else {
+			void handleApi(req, res, url);
+		}
+	});
+
+	/** @type {Promise<void> | undefined} */
+	let closing;
+	function close() {
+		if (!closing) {
+			closed = true;
+			for (const cancel of [...waits]) cancel();
+			closing = new Promise((resolve) => server.close(() => resolve()));
+			server.closeAllConnections();
+			store.flush();
+		}
+		return closing;
+	}
+
+	setOptions({ latencyMs: options.latencyMs, rateLimit: options.rateLimit, chaos: options.chaos });
+
+	await new Promise((resolve, reject) => {
+		server.once('error', reject);
+		server.listen(options.port ?? 0, host, () => {
+			server.off('error', reject);
+			resolve(undefined);
+		});
+	});
+	const address = /** @type {import('net').AddressInfo} */ (server.address());
+	const urlHost = host.includes(':') ? `[${host}]` : host;
+
+	/** @type {Simulator} */
+	const sim = {
+		url: `http://${urlHost}:${address.port}`,
+		get requests() {
+			return requests;
+		},
+		get ledger() {
+			return ledger;
+		},
+		get stats() {
+			return stats;
+		},
+		get data() {
+			return store.data;
+		},
+		reset,
+		failNext,
+		setOptions,
+		close,
+	};
+	return sim;
+}
+
+module.exports = {
+	createSimulator,
+	defaultAssistants,
+	defaultKnowledgeBases,
+	OPT_OUT_SCRIPT,
+	SEEDED_KNOWLEDGE_BASE_IDS,
+};
