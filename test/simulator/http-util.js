@@ -25,6 +25,7 @@ function readBody(req) {
  */
 function sendJson(res, status, body, headers = {}) {
 	const text = body === undefined ? '' : JSON.stringify(body);
+	/** @type {Record<string, string>} */
 	const contentType = text ? { 'content-type': 'application/json; charset=utf-8' } : {};
 	sendRaw(res, status, text, { ...contentType, ...headers });
 }

@@ -20,35 +20,14 @@ const { isControlPath, handleControl } = require('./control');
 const { OPT_OUT_SCRIPT, SEEDED_KNOWLEDGE_BASE_IDS, defaultAssistants, defaultKnowledgeBases } = require('./seed');
 
 /**
- * @typedef {import('./limits').RateLimitOptions} RateLimitOptions
- * @typedef {import('./limits').ChaosOptions} ChaosOptions
- * @typedef {'pending' | 'applied' | 'rejected' | 'reset-before' | 'reset-after' | 'throttled'} Outcome
- * @typedef {{
- *   method: string, path: string, query: Record<string, string>,
- *   headers: import('http').IncomingHttpHeaders, rawBody: string, body: unknown,
- *   status: number, receivedAt: number, outcome: Outcome, canned?: boolean,
- * }} RecordedRequest
- * @typedef {{ op: string, id: string | undefined, body: unknown, at: number, createdId?: string }} LedgerEntry
- * @typedef {{
- *   status: number, body?: unknown, rawBody?: string, headers?: Record<string, string>,
- *   times?: number, method?: string, path?: string,
- * }} FailureSpec
- * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null }} ModeOptions
- * @typedef {ModeOptions & {
- *   apiKey: string, host?: string, port?: number,
- *   assistants?: Array<Record<string, unknown>>, dataFile?: string,
- * }} SimulatorOptions
- * @typedef {{
- *   url: string,
- *   readonly requests: RecordedRequest[],
- *   readonly ledger: { applied: LedgerEntry[], countsByKey: Map<string, number> },
- *   readonly stats: { inFlight: number, maxInFlight: number, total: number },
- *   readonly data: import('./store').Data,
- *   reset(): void,
- *   failNext(spec: FailureSpec): void,
- *   setOptions(options: ModeOptions): void,
- *   close(): Promise<void>,
- * }} Simulator
+ * The public types are declared once, in index.d.ts.
+ * @typedef {import('./index').Simulator} Simulator
+ * @typedef {import('./index').SimulatorOptions} SimulatorOptions
+ * @typedef {import('./index').ModeOptions} ModeOptions
+ * @typedef {import('./index').FailureSpec} FailureSpec
+ * @typedef {import('./index').RecordedRequest} RecordedRequest
+ * @typedef {import('./index').LedgerOp} LedgerOp
+ * @typedef {import('./index').Outcome} Outcome
  */
 
 /** @param {string} rawBody @returns {unknown} */
@@ -121,6 +100,7 @@ async function createSimulator(options) {
 
 	/** Only the keys present change; null or undefined switches a mode off. @param {ModeOptions} next */
 	function setOptions(next = {}) {
+		if (typeof next !== 'object' || next === null) throw new TypeError('setOptions needs an object');
 		const changed = { ...modes };
 		if ('latencyMs' in next) {
 			const latencyMs = next.latencyMs ?? 0;
@@ -163,7 +143,13 @@ async function createSimulator(options) {
 
 	/** @param {import('./routes').Applied} applied */
 	function recordApplied({ op, id, body, createdId }) {
-		ledger.applied.push({ op, id, body, at: Date.now(), ...(createdId ? { createdId } : {}) });
+		ledger.applied.push({
+			op: /** @type {LedgerOp} */ (op),
+			id,
+			body,
+			at: Date.now(),
+			...(createdId ? { createdId } : {}),
+		});
 		const key = `${op}:${id ?? JSON.stringify(body)}`;
 		ledger.countsByKey.set(key, (ledger.countsByKey.get(key) ?? 0) + 1);
 		store.changed();

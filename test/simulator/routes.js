@@ -19,7 +19,7 @@ const rules = require('./rules');
 /** @param {string} message @returns {Result} */
 const badRequest = (message) => ({ status: 400, body: { message } });
 
-/** @param {{ title: string, language: string, data: unknown }} body */
+/** @param {import('./store').KnowledgeBase} body a validated knowledge base body */
 const knowledgeBaseOf = ({ title, language, data }) => ({ title, language, data });
 
 /** A 24-hex id like the MongoDB ids the service appears to use. */

@@ -1,0 +1,661 @@
+import { spawn } from 'child_process';
+import { once } from 'events';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
+import { tmpdir } from 'os';
+import { join } from 'path';
+import { createInterface } from 'readline';
+
+import {
+	createSimulator,
+	OPT_OUT_SCRIPT,
+	SEEDED_KNOWLEDGE_BASE_IDS,
+	type Simulator,
+} from './index';
+
+const KEY = 'secret';
+const CONTACT_PATH = '/api/v1/segment/contact/update';
+const PLAYGROUND_PATH = '/api/v1/playground/call';
+const LIST_PATH = '/api/v1/user/listAssistant';
+const KB_CREATE_PATH = '/api/v1/knowledgeBase/create';
+const KB_UPDATE_PATH = '/api/v1/knowledgeBase/update';
+
+const playgroundBody = {
+	first_name: 'Ada',
+	last_name: 'Lovelace',
+	email: 'ada@example.com',
+	phone_number: ['+15550100'],
+	assistant_id: '6650b7c1e4a2f9d3b8c10a01',
+	dialer_id: 'dialer-1',
+};
+const knowledgeBaseBody = {
+	title: 'Opening hours',
+	language: 'en',
+	data: [{ question: 'When are you open?', answer: 'Every weekday from 9 to 5.' }],
+};
+const contactBody = { first_name: 'Grace', last_name: 'Hopper', phone: '+15550101' };
+
+interface Answer {
+	status: number;
+	headers: Headers;
+	text: string;
+	json: any;
+}
+
+interface CallOptions {
+	body?: unknown;
+	rawBody?: string;
+	/** null sends no x-api-key header. */
+	key?: string | null;
+	/** null sends no explicit content-type. */
+	contentType?: string | null;
+	signal?: AbortSignal;
+}
+
+async function call(
+	target: Simulator | string,
+	method: string,
+	path: string,
+	options: CallOptions = {},
+): Promise<Answer> {
+	const base = typeof target === 'string' ? target : target.url;
+	const headers: Record<string, string> = {};
+	if (options.key !== null) headers['x-api-key'] = options.key ?? KEY;
+	const rawBody =
+		options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+	if (rawBody !== undefined && options.contentType !== null) {
+		headers['content-type'] = options.contentType ?? 'application/json';
+	}
+	const res = await fetch(base + path, { method, headers, body: rawBody, signal: options.signal });
+	const text = await res.text();
+	let json: any;
+	try {
+		json = JSON.parse(text);
+	} catch {
+		json = undefined;
+	}
+	return { status: res.status, headers: res.headers, text, json };
+}
+
+/** Calls and maps a destroyed socket to status 0. */
+async function statusOf(sim: Simulator, method: string, path: string, options?: CallOptions) {
+	try {
+		return (await call(sim, method, path, options)).status;
+	} catch {
+		return 0;
+	}
+}
+
+async function eventually(check: () => boolean, timeoutMs = 5000) {
+	const deadline = Date.now() + timeoutMs;
+	while (!check()) {
+		if (Date.now() > deadline) throw new Error('condition not met in time');
+		await new Promise((resolve) => setTimeout(resolve, 10));
+	}
+}
+
+describe('simulator', () => {
+	let sim: Simulator;
+
+	beforeAll(async () => {
+		sim = await createSimulator({ apiKey: KEY });
+	});
+	afterAll(() => sim.close());
+	beforeEach(() => {
+		sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null });
+		sim.reset();
+	});
+
+	it('has a url without trailing slash', () => {
+		expect(sim.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+	});
+
+	describe('authentication', () => {
+		it.each([
+			['missing', null],
+			['wrong', 'not-the-key'],
+		])('answers 401 to a %s API key and applies nothing', async (_label, key) => {
+			const answer = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { key, body: contactBody });
+			expect(answer.status).toBe(401);
+			expect(answer.json).toEqual({ message: 'Invalid or missing API key' });
+			expect(sim.ledger.applied).toHaveLength(0);
+			expect(sim.requests[0]).toMatchObject({ status: 401, outcome: 'rejected' });
+		});
+
+		it('checks auth before the path', async () => {
+			expect((await call(sim, 'GET', '/api/v1/nowhere', { key: null })).status).toBe(401);
+		});
+	});
+
+	describe('GET /api/v1/user/listAssistant', () => {
+		it('returns the seeded assistants with every required field and allowed values', async () => {
+			const answer = await call(sim, 'GET', LIST_PATH);
+			expect(answer.status).toBe(200);
+			expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+			const assistants: any[] = answer.json;
+			expect(assistants.length).toBeGreaterThanOrEqual(3);
+			expect(assistants.length).toBeLessThanOrEqual(4);
+
+			const languages = ['en', 'de', 'hi', 'es', 'fr', 'it', 'ar-kw', 'gu', 'bn', 'te', 'kn', 'ta', 'mr'];
+			const tenths = (from: number, to: number) =>
+				Array.from({ length: Math.round((to - from) * 10) + 1 }, (_, i) => Math.round((from + i / 10) * 10) / 10);
+			for (const a of assistants) {
+				expect(a._id).toMatch(/^[0-9a-f]{24}$/);
+				expect(['inbound', 'outbound']).toContain(a.type);
+				expect(languages).toContain(a.language);
+				for (const field of [
+					'name', 'company_name', 'accent', 'goal', 'start_speech', 'voice_id', 'voice_name',
+					'script', 'voice_note', 'ai_model_id', 'ai_modal', 'meeting_note_prompt', 'call_outcome_prompt',
+				]) {
+					expect(typeof a[field]).toBe('string');
+				}
+				expect(typeof a.maximum_time_per_call).toBe('number');
+				for (const flag of ['is_voice_note', 'is_filler', 'is_wait_start_speech']) {
+					expect(typeof a[flag]).toBe('boolean');
+				}
+				if (a.is_voice_note) expect(a.voice_note).not.toBe('');
+				expect(Object.keys(a.sentiment).sort()).toEqual(
+					['general_prompt', 'negative_prompt', 'neutral_prompt', 'positive_prompt'],
+				);
+				expect(tenths(1, 2)).toContain(a.voice_speed);
+				expect(Array.isArray(a.fillers)).toBe(true);
+				expect(a.assistant_image).toMatch(/^https:\/\/assets\.example\.com\/assistant_profile\/[1345]\.jpeg$/);
+				expect(Array.from({ length: 15 }, (_, i) => 600 + i * 100)).toContain(a.sensitivity);
+				expect(tenths(0.7, 2)).toContain(a.temperature);
+				expect(a.opt_out_script).toBe(OPT_OUT_SCRIPT);
+				expect(Number.isInteger(a.utterance_length)).toBe(true);
+				expect(a.utterance_length).toBeGreaterThanOrEqual(1);
+				expect(a.utterance_length).toBeLessThanOrEqual(10);
+			}
+			expect(new Set(assistants.map((a) => a.type))).toEqual(new Set(['inbound', 'outbound']));
+			expect(new Set(assistants.map((a) => a.language)).size).toBeGreaterThan(1);
+			const linked = assistants.filter((a) => a.knowledge_base_Id);
+			expect(linked.length).toBeGreaterThan(0);
+			for (const a of linked) expect(sim.data.knowledgeBases[a.knowledge_base_Id]).toBeDefined();
+		});
+
+		it('records the request', async () => {
+			await call(sim, 'GET', `${LIST_PATH}?page=2`);
+			expect(sim.requests).toHaveLength(1);
+			const [record] = sim.requests;
+			expect(record).toMatchObject({
+				method: 'GET',
+				path: LIST_PATH,
+				query: { page: '2' },
+				rawBody: '',
+				body: undefined,
+				status: 200,
+				outcome: 'applied',
+			});
+			expect(record.headers['x-api-key']).toBe(KEY);
+			expect(typeof record.receivedAt).toBe('number');
+		});
+	});
+
+	describe('POST /api/v1/playground/call', () => {
+		it('echoes the six fields and records the call', async () => {
+			const answer = await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
+			expect(answer.status).toBe(200);
+			expect(answer.json).toEqual(playgroundBody);
+			expect(sim.data.calls[sim.data.calls.length - 1]).toMatchObject(playgroundBody);
+			expect(sim.ledger.applied).toEqual([
+				{ op: 'playground.call', id: undefined, body: playgroundBody, at: expect.any(Number) },
+			]);
+			expect(sim.requests[0]).toMatchObject({ body: playgroundBody, outcome: 'applied' });
+		});
+	});
+
+	describe('knowledge bases', () => {
+		it('creates one, answers without an id and stores it under a new id', async () => {
+			const answer = await call(sim, 'POST', KB_CREATE_PATH, { body: knowledgeBaseBody });
+			expect(answer.status).toBe(200);
+			expect(answer.json).toEqual(knowledgeBaseBody);
+			const [entry] = sim.ledger.applied;
+			expect(entry.op).toBe('knowledgeBase.create');
+			expect(entry.createdId).toMatch(/^[0-9a-f]{24}$/);
+			expect(sim.data.knowledgeBases[entry.createdId!]).toEqual(knowledgeBaseBody);
+		});
+
+		it('accepts an empty data list (the spec sets no minimum)', async () => {
+			const answer = await call(sim, 'POST', KB_CREATE_PATH, {
+				body: { ...knowledgeBaseBody, data: [] },
+			});
+			expect(answer.status).toBe(200);
+		});
+
+		it('replaces a seeded knowledge base', async () => {
+			const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
+			const answer = await call(sim, 'PUT', `${KB_UPDATE_PATH}?id=${id}`, { body: knowledgeBaseBody });
+			expect(answer.status).toBe(200);
+			expect(answer.json).toEqual(knowledgeBaseBody);
+			expect(sim.data.knowledgeBases[id]).toEqual(knowledgeBaseBody);
+			expect(sim.ledger.applied[0]).toMatchObject({ op: 'knowledgeBase.update', id });
+		});
+
+		it('updates a knowledge base created earlier', async () => {
+			await call(sim, 'POST', KB_CREATE_PATH, { body: knowledgeBaseBody });
+			const id = sim.ledger.applied[0].createdId;
+			const changed = { ...knowledgeBaseBody, title: 'Changed' };
+			const answer = await call(sim, 'PUT', `${KB_UPDATE_PATH}?id=${id}`, { body: changed });
+			expect(answer.status).toBe(200);
+			expect(sim.data.knowledgeBases[id!].title).toBe('Changed');
+		});
+
+		it('answers 404 to an unknown id and applies nothing', async () => {
+			const answer = await call(sim, 'PUT', `${KB_UPDATE_PATH}?id=000000000000000000000000`, {
+				body: knowledgeBaseBody,
+			});
+			expect(answer.status).toBe(404);
+			expect(answer.json).toEqual({ message: 'Knowledge base not found' });
+			expect(sim.ledger.applied).toHaveLength(0);
+		});
+	});
+
+	describe('PUT /api/v1/segment/contact/update', () => {
+		it('upserts any contact id and confirms', async () => {
+			const body = { ...contactBody, email: 'grace@example.com', lead_status: 'New', job_title: '' };
+			const answer = await call(sim, 'PUT', `${CONTACT_PATH}?id=crm-42`, { body });
+			expect(answer.status).toBe(200);
+			expect(answer.json).toEqual({ message: 'Contact updated successfully.' });
+			expect(sim.data.contacts['crm-42']).toEqual(body);
+			expect(sim.ledger.applied[0]).toMatchObject({ op: 'segment.contact.update', id: 'crm-42', body });
+		});
+	});
+
+	describe('validation', () => {
+		const withoutKey = (obj: Record<string, unknown>, key: string) => {
+			const copy = { ...obj };
+			delete copy[key];
+			return copy;
+		};
+		const cases: Array<[string, string, string, unknown, string]> = [
+			['POST', PLAYGROUND_PATH, 'empty object', {}, 'first_name: is required'],
+			['POST', PLAYGROUND_PATH, 'array body', [], 'body: must be a JSON object'],
+			['POST', PLAYGROUND_PATH, 'empty first_name', { ...playgroundBody, first_name: '' }, 'first_name: must be a non-empty string'],
+			['POST', PLAYGROUND_PATH, 'numeric last_name', { ...playgroundBody, last_name: 7 }, 'last_name: must be a non-empty string'],
+			['POST', PLAYGROUND_PATH, 'missing email', withoutKey(playgroundBody, 'email'), 'email: is required'],
+			['POST', PLAYGROUND_PATH, 'email without @', { ...playgroundBody, email: 'ada' }, 'email: must be a string containing @'],
+			['POST', PLAYGROUND_PATH, 'missing phone_number', withoutKey(playgroundBody, 'phone_number'), 'phone_number: is required'],
+			['POST', PLAYGROUND_PATH, 'empty phone_number', { ...playgroundBody, phone_number: [] }, 'phone_number: must be a non-empty array of strings'],
+			['POST', PLAYGROUND_PATH, 'string phone_number', { ...playgroundBody, phone_number: '+1555' }, 'phone_number: must be a non-empty array of strings'],
+			['POST', PLAYGROUND_PATH, 'blank phone entry', { ...playgroundBody, phone_number: ['+1555', ''] }, 'phone_number[1]: must be a non-empty string'],
+			['POST', PLAYGROUND_PATH, 'missing assistant_id', withoutKey(playgroundBody, 'assistant_id'), 'assistant_id: is required'],
+			['POST', PLAYGROUND_PATH, 'missing dialer_id', withoutKey(playgroundBody, 'dialer_id'), 'dialer_id: is required'],
+			['POST', PLAYGROUND_PATH, 'unknown key', { ...playgroundBody, extra: 1 }, 'extra: is not an allowed field'],
+			['POST', KB_CREATE_PATH, 'missing title', withoutKey(knowledgeBaseBody, 'title'), 'title: is required'],
+			['POST', KB_CREATE_PATH, 'missing language', withoutKey(knowledgeBaseBody, 'language'), 'language: is required'],
+			['POST', KB_CREATE_PATH, 'language de', { ...knowledgeBaseBody, language: 'de' }, 'language: must be en'],
+			['POST', KB_CREATE_PATH, 'missing data', withoutKey(knowledgeBaseBody, 'data'), 'data: is required'],
+			['POST', KB_CREATE_PATH, 'data not an array', { ...knowledgeBaseBody, data: 'x' }, 'data: must be an array of {question, answer} objects'],
+			['POST', KB_CREATE_PATH, 'data entry not an object', { ...knowledgeBaseBody, data: ['x'] }, 'data[0]: must be an object with question and answer'],
+			['POST', KB_CREATE_PATH, 'missing answer', { ...knowledgeBaseBody, data: [{ question: 'q' }] }, 'data[0].answer: is required'],
+			['POST', KB_CREATE_PATH, 'empty question', { ...knowledgeBaseBody, data: [{ question: '', answer: 'a' }] }, 'data[0].question: must be a non-empty string'],
+			['POST', KB_CREATE_PATH, 'unknown entry key', { ...knowledgeBaseBody, data: [{ question: 'q', answer: 'a', tag: 'x' }] }, 'data[0].tag: is not an allowed field'],
+			['POST', KB_CREATE_PATH, 'id in body', { ...knowledgeBaseBody, id: 'x' }, 'id: is not an allowed field'],
+			['PUT', KB_UPDATE_PATH, 'missing id', knowledgeBaseBody, 'id: is required'],
+			['PUT', `${KB_UPDATE_PATH}?id=`, 'empty id', knowledgeBaseBody, 'id: is required'],
+			['PUT', `${KB_UPDATE_PATH}?id=${SEEDED_KNOWLEDGE_BASE_IDS.solarFaq}`, 'language fr', { ...knowledgeBaseBody, language: 'fr' }, 'language: must be en'],
+			['PUT', CONTACT_PATH, 'missing id', contactBody, 'id: is required'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'missing phone', withoutKey(contactBody, 'phone'), 'phone: is required'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'blank first_name', { ...contactBody, first_name: ' ' }, 'first_name: must be a non-empty string'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'missing last_name', withoutKey(contactBody, 'last_name'), 'last_name: is required'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'email without @', { ...contactBody, email: 'nope' }, 'email: must be a string containing @'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'numeric job_title', { ...contactBody, job_title: 3 }, 'job_title: must be a string'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'null lead_status', { ...contactBody, lead_status: null }, 'lead_status: must be a string'],
+			['PUT', `${CONTACT_PATH}?id=c1`, 'unknown key', { ...contactBody, company: 'ACME' }, 'company: is not an allowed field'],
+		];
+
+		it.each(cases)('%s %s rejects %s with 400', async (method, path, _label, body, message) => {
+			const answer = await call(sim, method, path, { body });
+			expect(answer.status).toBe(400);
+			expect(answer.json).toEqual({ message });
+			expect(sim.ledger.applied).toHaveLength(0);
+			expect(sim.requests[0].outcome).toBe('rejected');
+		});
+
+		it('answers 415 to a body that is not declared JSON', async () => {
+			const answer = await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody, contentType: 'text/plain' });
+			expect(answer.status).toBe(415);
+			expect(sim.ledger.applied).toHaveLength(0);
+		});
+
+		it('accepts a charset parameter on the content type', async () => {
+			const answer = await call(sim, 'POST', PLAYGROUND_PATH, {
+				body: playgroundBody,
+				contentType: 'application/json; charset=utf-8',
+			});
+			expect(answer.status).toBe(200);
+		});
+
+		it('answers 400 to malformed JSON', async () => {
+			const answer = await call(sim, 'POST', PLAYGROUND_PATH, { rawBody: '{"first_name":' });
+			expect(answer.status).toBe(400);
+			expect(answer.json).toEqual({ message: 'Malformed JSON body' });
+			expect(sim.requests[0].body).toBeUndefined();
+		});
+
+		it('answers 400 to an empty body', async () => {
+			const answer = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { rawBody: '' });
+			expect(answer.status).toBe(400);
+			expect(answer.json).toEqual({ message: 'body: must be a JSON object' });
+		});
+
+		it('answers 404 to an unknown path and 405 to a wrong method', async () => {
+			const unknown = await call(sim, 'GET', '/api/v1/user/listAssistants');
+			expect(unknown.status).toBe(404);
+			expect(unknown.json).toEqual({ message: 'Not found' });
+			const wrongMethod = await call(sim, 'GET', PLAYGROUND_PATH);
+			expect(wrongMethod.status).toBe(405);
+			expect(wrongMethod.headers.get('allow')).toBe('POST');
+		});
+	});
+
+	describe('failNext', () => {
+		it('answers a canned status once, without applying, then behaves normally', async () => {
+			sim.failNext({ status: 404, body: { message: 'Contact not found' }, method: 'PUT', path: CONTACT_PATH });
+			const first = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
+			expect(first.status).toBe(404);
+			expect(first.json).toEqual({ message: 'Contact not found' });
+			const second = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
+			expect(second.status).toBe(200);
+			expect(sim.ledger.applied).toHaveLength(1);
+			expect(sim.requests[0]).toMatchObject({ status: 404, outcome: 'rejected', canned: true });
+		});
+
+		it('only matches the given method and path', async () => {
+			sim.failNext({ status: 500, method: 'post', path: PLAYGROUND_PATH });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			const failed = await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
+			expect(failed.status).toBe(500);
+			expect(failed.json).toEqual({ message: 'Internal Server Error' });
+		});
+
+		it('answers before auth and validation, as many times as asked', async () => {
+			sim.failNext({ status: 503, headers: { 'Retry-After': '2' }, times: 2 });
+			const a = await call(sim, 'GET', '/nowhere', { key: null });
+			const b = await call(sim, 'POST', PLAYGROUND_PATH, { body: {} });
+			const c = await call(sim, 'GET', LIST_PATH, { key: null });
+			expect([a.status, b.status, c.status]).toEqual([503, 503, 401]);
+			expect(a.headers.get('retry-after')).toBe('2');
+		});
+
+		it('can send a raw non-JSON body', async () => {
+			const html = '<html><body><h1>502 Bad Gateway</h1></body></html>';
+			sim.failNext({ status: 502, rawBody: html });
+			const answer = await call(sim, 'GET', LIST_PATH);
+			expect(answer.status).toBe(502);
+			expect(answer.text).toBe(html);
+			expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+		});
+
+		it('destroys the socket for status 0', async () => {
+			sim.failNext({ status: 0 });
+			await expect(call(sim, 'GET', LIST_PATH)).rejects.toThrow();
+			expect(sim.requests[0]).toMatchObject({ status: 0, outcome: 'reset-before' });
+			expect(sim.stats.inFlight).toBe(0);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+
+		it('rejects an invalid spec', () => {
+			expect(() => sim.failNext({ status: 42 })).toThrow(TypeError);
+			expect(() => sim.failNext({ status: 500, times: 0 })).toThrow(TypeError);
+		});
+	});
+
+	describe('rate limit', () => {
+		it('answers 429 with Retry-After beyond the burst and applies nothing', async () => {
+			sim.setOptions({ rateLimit: { ratePerSec: 0.01, burst: 2 } });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			const limited = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
+			expect(limited.status).toBe(429);
+			expect(limited.json).toEqual({ message: 'Too many requests' });
+			const retryAfter = limited.headers.get('retry-after');
+			expect(retryAfter).toMatch(/^\d+$/);
+			expect(Number(retryAfter)).toBeGreaterThanOrEqual(1);
+			expect(sim.ledger.applied).toHaveLength(0);
+			expect(sim.requests[2]).toMatchObject({ status: 429, outcome: 'throttled' });
+
+			sim.reset(); // refills the bucket
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			sim.setOptions({ rateLimit: null });
+			for (let i = 0; i < 5; i++) expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+
+		it('does not spend tokens on unauthenticated requests', async () => {
+			sim.setOptions({ rateLimit: { ratePerSec: 0.01, burst: 1 } });
+			expect((await call(sim, 'GET', LIST_PATH, { key: null })).status).toBe(401);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+	});
+
+	describe('chaos', () => {
+		it('answers 429 or 503 with Retry-After: 1 without applying', async () => {
+			sim.setOptions({ chaos: { rate429: 1 } });
+			const throttled = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
+			expect(throttled.status).toBe(429);
+			expect(throttled.headers.get('retry-after')).toBe('1');
+			sim.setOptions({ chaos: { rate503: 1 } });
+			const unavailable = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
+			expect(unavailable.status).toBe(503);
+			expect(unavailable.headers.get('retry-after')).toBe('1');
+			expect(sim.ledger.applied).toHaveLength(0);
+			expect(sim.requests.map((r) => r.outcome)).toEqual(['throttled', 'throttled']);
+		});
+
+		it('resets sockets before or after applying and records which', async () => {
+			sim.setOptions({ chaos: { rateReset: 1, seed: 3 }, latencyMs: 5 });
+			for (let i = 0; i < 12; i++) {
+				expect(await statusOf(sim, 'PUT', `${CONTACT_PATH}?id=r${i}`, { body: contactBody })).toBe(0);
+			}
+			const outcomes = sim.requests.map((r) => r.outcome);
+			expect(new Set(outcomes)).toEqual(new Set(['reset-before', 'reset-after']));
+			const appliedIds = sim.ledger.applied.map((e) => e.id);
+			const resetAfterIds = sim.requests.filter((r) => r.outcome === 'reset-after').map((r) => r.query.id);
+			expect(appliedIds).toEqual(resetAfterIds);
+			expect(sim.requests.every((r) => r.status === 0)).toBe(true);
+			expect(sim.stats.inFlight).toBe(0);
+		});
+
+		it('is reproducible for a given seed', async () => {
+			const chaos = { rate429: 0.3, rate503: 0.2, rateReset: 0.2, seed: 42 };
+			const run = async () => {
+				const own = await createSimulator({ apiKey: KEY, chaos });
+				try {
+					const statuses: number[] = [];
+					for (let i = 0; i < 30; i++) statuses.push(await statusOf(own, 'GET', LIST_PATH));
+					return { statuses, outcomes: own.requests.map((r) => r.outcome) };
+				} finally {
+					await own.close();
+				}
+			};
+			const first = await run();
+			expect(await run()).toEqual(first);
+			expect(new Set(first.statuses)).toEqual(new Set([200, 429, 503, 0]));
+		});
+
+		it('rejects invalid rates', () => {
+			expect(() => sim.setOptions({ chaos: { rate429: 1.5 } })).toThrow(TypeError);
+			expect(() => sim.setOptions({ chaos: { rate429: 0.6, rate503: 0.6 } })).toThrow(TypeError);
+		});
+	});
+
+	describe('ledger', () => {
+		it('counts repeated applications by key', async () => {
+			for (let i = 0; i < 3; i++) await call(sim, 'PUT', `${CONTACT_PATH}?id=dup`, { body: contactBody });
+			await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
+			await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
+			await call(sim, 'POST', PLAYGROUND_PATH, { body: {} }); // rejected: not counted
+			expect(sim.ledger.countsByKey.get('segment.contact.update:dup')).toBe(3);
+			expect(sim.ledger.countsByKey.get(`playground.call:${JSON.stringify(playgroundBody)}`)).toBe(2);
+			expect(sim.ledger.applied).toHaveLength(5);
+		});
+	});
+
+	describe('stats', () => {
+		it('tracks the maximum number of requests in flight across the latency wait', async () => {
+			sim.setOptions({ latencyMs: 300 });
+			const answers = await Promise.all(
+				Array.from({ length: 6 }, () => call(sim, 'GET', LIST_PATH)),
+			);
+			expect(answers.every((a) => a.status === 200)).toBe(true);
+			expect(sim.stats).toEqual({ inFlight: 0, maxInFlight: 6, total: 6 });
+		});
+
+		it('still applies a request whose client gave up during the latency wait', async () => {
+			sim.setOptions({ latencyMs: 1000 });
+			await expect(
+				call(sim, 'PUT', `${CONTACT_PATH}?id=gone`, { body: contactBody, signal: AbortSignal.timeout(150) }),
+			).rejects.toThrow();
+			await eventually(() => sim.stats.inFlight === 0);
+			expect(sim.ledger.countsByKey.get('segment.contact.update:gone')).toBe(1);
+			expect(sim.requests[0].outcome).toBe('applied');
+		});
+
+		it('closes promptly during a latency wait without applying', async () => {
+			const own = await createSimulator({ apiKey: KEY, latencyMs: 20_000 });
+			const pending = statusOf(own, 'PUT', `${CONTACT_PATH}?id=late`, { body: contactBody });
+			await eventually(() => own.stats.inFlight === 1);
+			const started = Date.now();
+			await own.close();
+			expect(Date.now() - started).toBeLessThan(5000);
+			expect(await pending).toBe(0);
+			expect(own.requests[0]).toMatchObject({ status: 0, outcome: 'reset-before' });
+			expect(own.ledger.applied).toHaveLength(0);
+			expect(own.stats.inFlight).toBe(0);
+		});
+	});
+
+	describe('control endpoints', () => {
+		const control = async (method: string, path: string, body?: unknown) =>
+			call(sim, method, `/__sim${path}`, { key: null, body });
+
+		it('report requests, ledger and stats without recording themselves', async () => {
+			await call(sim, 'PUT', `${CONTACT_PATH}?id=ctl`, { body: contactBody });
+			const requests = await control('GET', '/requests');
+			expect(requests.status).toBe(200);
+			expect(requests.json).toHaveLength(1);
+			expect(requests.json[0]).toMatchObject({ path: CONTACT_PATH, status: 200, body: contactBody });
+			const ledger = await control('GET', '/ledger');
+			expect(ledger.json.countsByKey).toEqual({ 'segment.contact.update:ctl': 1 });
+			expect(ledger.json.applied[0]).toMatchObject({ op: 'segment.contact.update', id: 'ctl' });
+			const stats = await control('GET', '/stats');
+			expect(stats.json).toEqual({ inFlight: 0, maxInFlight: 1, total: 1 });
+			expect((await control('GET', '/data')).json.contacts.ctl).toEqual(contactBody);
+			expect(sim.requests).toHaveLength(1);
+		});
+
+		it('queue failures, change options and reset', async () => {
+			expect((await control('POST', '/fail-next', { status: 429, headers: { 'Retry-After': '3' } })).status).toBe(200);
+			const failed = await call(sim, 'GET', LIST_PATH);
+			expect(failed.status).toBe(429);
+			expect(failed.headers.get('retry-after')).toBe('3');
+
+			await control('POST', '/options', { rateLimit: { ratePerSec: 0.01, burst: 1 } });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(429);
+			await control('POST', '/options', { rateLimit: null });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+
+			expect((await control('POST', '/reset')).status).toBe(200);
+			expect(sim.requests).toHaveLength(0);
+		});
+
+		it('answer 400 to bad commands and 404 to unknown ones', async () => {
+			expect((await control('POST', '/options', { chaos: { rate429: 2 } })).status).toBe(400);
+			expect((await control('POST', '/fail-next', { status: 'x' })).status).toBe(400);
+			expect((await call(sim, 'POST', '/__sim/options', { key: null, rawBody: '{' })).status).toBe(400);
+			expect((await control('GET', '/nothing')).status).toBe(404);
+		});
+	});
+});
+
+describe('data file', () => {
+	let dir: string;
+	beforeEach(() => {
+		dir = mkdtempSync(join(tmpdir(), 'va-sim-'));
+	});
+	afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+	it('saves changes soon and on close, and loads them at the next start', async () => {
+		const dataFile = join(dir, 'nested', 'data.json');
+		const first = await createSimulator({ apiKey: KEY, dataFile });
+		const assistants = (await call(first, 'GET', LIST_PATH)).json;
+		await call(first, 'POST', KB_CREATE_PATH, { body: knowledgeBaseBody });
+		const createdId = first.ledger.applied[0].createdId!;
+		await call(first, 'PUT', `${CONTACT_PATH}?id=crm-1`, { body: contactBody });
+		await eventually(() => existsSync(dataFile) && readFileSync(dataFile, 'utf8').includes('crm-1'));
+		await call(first, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
+		await first.close();
+
+		const saved = JSON.parse(readFileSync(dataFile, 'utf8'));
+		expect(saved.knowledgeBases[createdId]).toEqual(knowledgeBaseBody);
+		expect(saved.contacts['crm-1']).toEqual(contactBody);
+		expect(saved.calls).toHaveLength(1);
+
+		const second = await createSimulator({ apiKey: KEY, dataFile });
+		try {
+			expect((await call(second, 'GET', LIST_PATH)).json).toEqual(assistants);
+			expect(second.data.contacts['crm-1']).toEqual(contactBody);
+			const update = await call(second, 'PUT', `${KB_UPDATE_PATH}?id=${createdId}`, {
+				body: { ...knowledgeBaseBody, title: 'Updated' },
+			});
+			expect(update.status).toBe(200);
+		} finally {
+			await second.close();
+		}
+		expect(JSON.parse(readFileSync(dataFile, 'utf8')).knowledgeBases[createdId].title).toBe('Updated');
+	});
+
+	it('lets explicit assistants win over the file', async () => {
+		const dataFile = join(dir, 'data.json');
+		await (await createSimulator({ apiKey: KEY, dataFile })).close();
+		const own = await createSimulator({ apiKey: KEY, dataFile, assistants: [{ name: 'Only' }] });
+		try {
+			expect((await call(own, 'GET', LIST_PATH)).json).toEqual([{ name: 'Only' }]);
+		} finally {
+			await own.close();
+		}
+	});
+
+	it('refuses to start on a corrupt file', async () => {
+		const dataFile = join(dir, 'data.json');
+		writeFileSync(dataFile, '{not json');
+		await expect(createSimulator({ apiKey: KEY, dataFile })).rejects.toThrow(/data file/);
+	});
+});
+
+describe('cli', () => {
+	const cli = join(__dirname, 'cli.js');
+
+	it('prints its url, serves the API and saves the data file on SIGTERM', async () => {
+		const dir = mkdtempSync(join(tmpdir(), 'va-sim-cli-'));
+		const dataFile = join(dir, 'data.json');
+		const child = spawn(process.execPath, [cli, '--port', '0', '--api-key', 'k', '--data-file', dataFile], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		try {
+			const [line] = await once(createInterface({ input: child.stdout! }), 'line');
+			const { url } = JSON.parse(line);
+			expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+			const list = await call(url, 'GET', LIST_PATH, { key: 'k' });
+			expect(list.status).toBe(200);
+			await call(url, 'PUT', `${CONTACT_PATH}?id=cli-1`, { key: 'k', body: contactBody });
+			expect((await call(url, 'GET', '/__sim/requests', { key: null })).json).toHaveLength(2);
+
+			const exited = once(child, 'exit');
+			child.kill('SIGTERM');
+			const [code] = await exited;
+			expect(code).toBe(0);
+			expect(JSON.parse(readFileSync(dataFile, 'utf8')).contacts['cli-1']).toEqual(contactBody);
+		} finally {
+			if (child.exitCode === null) child.kill('SIGKILL');
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
+	it('exits with status 2 on bad arguments', async () => {
+		const child = spawn(process.execPath, [cli, '--port', '0'], { stdio: 'ignore' });
+		const [code] = await once(child, 'exit');
+		expect(code).toBe(2);
+	});
+});
