@@ -42,15 +42,13 @@ export function phoneNumberList(value: unknown): unknown {
 	return value;
 }
 
-export class JsonInputError extends Error {}
-
 /** JSON text from the editor or an expression; already-parsed values pass through. */
-export function parseJsonInput(value: unknown): unknown {
-	if (typeof value !== 'string') return value;
-	if (value.trim() === '') return undefined;
+export function parseJsonInput(value: unknown): { value: unknown } | { problem: string } {
+	if (typeof value !== 'string') return { value };
+	if (value.trim() === '') return { value: undefined };
 	try {
-		return JSON.parse(value);
+		return { value: JSON.parse(value) };
 	} catch (error) {
-		throw new JsonInputError(`is not valid JSON (${(error as Error).message})`);
+		return { problem: `is not valid JSON (${(error as Error).message})` };
 	}
 }

@@ -1,45 +1,63 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod/v4';
 import { getRunState, stopRunUnlessContinuing } from './runState';
-import { assertValid, failValidation, type FieldLabels } from './validation';
+import { check, invalidInputError, type FieldLabels } from './validation';
+
+/** What n8n's routing assembled, turned into the body the spec describes, or the reason it cannot be. */
+export type Normalized = { body: Record<string, unknown> } | { problem: string };
 
 export interface RequestContract {
 	/** Spec schema of the JSON body; absent for requests without one. */
 	body?: z.ZodType;
-	/** Turns what n8n's routing assembled into the body the spec describes (parsing, coercion). */
-	normalize?: (body: IDataObject, itemIndex: number, context: IExecuteSingleFunctions) => Record<string, unknown>;
+	/** Parsing and coercion between the node's fields and the spec's body. */
+	normalize?: (body: IDataObject, context: IExecuteSingleFunctions) => Normalized;
 	/** Field labels of the node UI, keyed by body field, so errors name what the user sees. */
 	labels?: FieldLabels;
 	/** Update operations carry the record's id in the `id` query parameter. */
 	idLabel?: string;
 }
 
-function checkBaseUrl(context: IExecuteSingleFunctions, baseURL: unknown, itemIndex: number): void {
+function baseUrlProblem(baseURL: unknown): string | undefined {
 	let url: URL;
 	try {
 		url = new URL(String(baseURL ?? ''));
 	} catch {
-		failValidation(context.getNode(), ['"Base URL" in the credential must be a full URL such as https://api.example.com'], itemIndex);
+		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
 	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		failValidation(context.getNode(), ['"Base URL" in the credential must start with http:// or https://'], itemIndex);
+		return '"Base URL" in the credential must start with http:// or https://';
 	}
 	if (url.username || url.password) {
-		failValidation(
-			context.getNode(),
-			['"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field'],
-			itemIndex,
-		);
+		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
 	}
+	return undefined;
 }
 
-function checkId(context: IExecuteSingleFunctions, qs: IDataObject, label: string, itemIndex: number): void {
-	const id = typeof qs.id === 'number' ? String(qs.id) : qs.id;
-	if (typeof id !== 'string' || id.trim() === '') {
-		failValidation(context.getNode(), [`"${label}" ${id === undefined || id === '' ? 'is required' : 'must be text'}`], itemIndex);
+function idProblem(qs: IDataObject, label: string): string | undefined {
+	if (typeof qs.id === 'number') qs.id = String(qs.id);
+	if (qs.id === undefined || qs.id === '') return `"${label}" is required`;
+	if (typeof qs.id !== 'string') return `"${label}" must be text`;
+	if (qs.id.trim() === '') return `"${label}" must not be empty`;
+	return undefined;
+}
+
+function problemsOf(contract: RequestContract, options: IHttpRequestOptions, context: IExecuteSingleFunctions): string[] {
+	const urlProblem = baseUrlProblem(options.baseURL);
+	if (urlProblem) return [urlProblem];
+	const problems: string[] = [];
+	if (contract.idLabel) {
+		const problem = idProblem((options.qs ??= {}), contract.idLabel);
+		if (problem) problems.push(problem);
 	}
-	qs.id = id;
+	if (contract.body) {
+		const assembled = (options.body ?? {}) as IDataObject;
+		const normalized = contract.normalize ? contract.normalize(assembled, context) : { body: assembled };
+		if ('problem' in normalized) return [...problems, normalized.problem];
+		const checked = check(contract.body, normalized.body, contract.labels ?? {});
+		if (checked.ok) options.body = checked.value as IDataObject;
+		else problems.push(...checked.problems);
+	}
+	return problems;
 }
 
 /**
@@ -49,22 +67,15 @@ function checkId(context: IExecuteSingleFunctions, qs: IDataObject, label: strin
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+		const problems = problemsOf(contract, options, this);
+		if (problems.length === 0) return options;
 		const itemIndex = this.getItemIndex();
-		try {
-			checkBaseUrl(this, options.baseURL, itemIndex);
-			if (contract.idLabel) checkId(this, (options.qs ??= {}), contract.idLabel, itemIndex);
-			if (contract.body) {
-				const assembled = (options.body ?? {}) as IDataObject;
-				const body = contract.normalize ? contract.normalize(assembled, itemIndex, this) : assembled;
-				options.body = assertValid(this.getNode(), contract.body, body, itemIndex, contract.labels ?? {}) as IDataObject;
-			}
-		} catch (error) {
-			if (!(error instanceof NodeOperationError) || !this.continueOnFail()) {
-				stopRunUnlessContinuing(this, error);
-				throw error;
-			}
+		const error = invalidInputError(this.getNode(), problems, itemIndex);
+		if (this.continueOnFail()) {
 			getRunState(this).invalidItems.set(itemIndex, error);
+			return options;
 		}
-		return options;
+		stopRunUnlessContinuing(this, error);
+		throw error;
 	};
 }

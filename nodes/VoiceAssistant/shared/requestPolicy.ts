@@ -8,13 +8,6 @@ export interface RequestPolicy {
 	maxRetryWaitMs: number;
 }
 
-export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
-	maxConcurrency: 10,
-	retry: true,
-	maxRetries: 8,
-	maxRetryWaitMs: 300_000,
-};
-
 function positiveInteger(value: unknown, fallback: number): number {
 	const number = Number(value);
 	return Number.isFinite(number) && number >= 1 ? Math.floor(number) : fallback;
@@ -46,7 +39,7 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'maxConcurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100 },
-			default: DEFAULT_REQUEST_POLICY.maxConcurrency,
+			default: 10,
 			description:
 				'Most requests in flight at once across all input items of one run. Raise it for a slow API; lower it for a strict rate limit.',
 		},
@@ -54,7 +47,7 @@ export const requestPolicyOptions: INodeProperties = {
 			displayName: 'Retry on Rate Limit and Transient Errors',
 			name: 'retryOnFailure',
 			type: 'boolean',
-			default: DEFAULT_REQUEST_POLICY.retry,
+			default: true,
 			description:
 				'Whether to retry a request answered with 429 or 5xx, or cut by a timeout or a dropped connection. Honors Retry-After. Requests that create something (start a call, create a knowledge base) are retried only when the service provably did not receive them (429, connection refused).',
 		},
@@ -63,7 +56,7 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'maxRetries',
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 50 },
-			default: DEFAULT_REQUEST_POLICY.maxRetries,
+			default: 8,
 			displayOptions: { show: { retryOnFailure: [true] } },
 			description: 'Most retries of one item before it fails',
 		},
@@ -72,9 +65,22 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'maxRetryWaitSeconds',
 			type: 'number',
 			typeOptions: { minValue: 1 },
-			default: DEFAULT_REQUEST_POLICY.maxRetryWaitMs / 1000,
+			default: 300,
 			displayOptions: { show: { retryOnFailure: [true] } },
 			description: 'Most time one item may spend waiting between its retries before it fails',
 		},
 	],
+};
+
+function defaultOf(name: string): unknown {
+	const option = requestPolicyOptions.options?.find((candidate) => candidate.name === name);
+	return (option as INodeProperties | undefined)?.default;
+}
+
+/** The defaults shown in the UI are the ones applied when an option is not set. */
+export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
+	maxConcurrency: defaultOf('maxConcurrency') as number,
+	retry: defaultOf('retryOnFailure') as boolean,
+	maxRetries: defaultOf('maxRetries') as number,
+	maxRetryWaitMs: (defaultOf('maxRetryWaitSeconds') as number) * 1000,
 };

@@ -1,4 +1,10 @@
-import type { IDataObject, IExecuteData, IExecuteSingleFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteData,
+	IExecuteSingleFunctions,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
 import { ConcurrencyLimiter } from './concurrency';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 
@@ -16,10 +22,10 @@ export class RunState {
 	pausedUntil = 0;
 
 	/** Set when an item failed and the node does not continue on fail: nothing more is sent. */
-	stopError: Error | undefined;
+	stopError: NodeApiError | NodeOperationError | undefined;
 
 	/** Items whose input was invalid while the node continues on fail: answered without a request. */
-	readonly invalidItems = new Map<number, Error>();
+	readonly invalidItems = new Map<number, NodeOperationError>();
 
 	constructor(readonly policy: RequestPolicy) {
 		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
@@ -45,7 +51,10 @@ export function getRunState(context: IExecuteSingleFunctions): RunState {
 }
 
 /** Stops the run unless the node continues on fail: items not yet sent will not be. */
-export function stopRunUnlessContinuing(context: IExecuteSingleFunctions, error: Error): void {
+export function stopRunUnlessContinuing(
+	context: IExecuteSingleFunctions,
+	error: NodeApiError | NodeOperationError,
+): void {
 	if (context.continueOnFail()) return;
 	getRunState(context).stopError ??= error;
 }

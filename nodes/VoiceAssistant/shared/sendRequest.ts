@@ -9,6 +9,8 @@ import { readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
 import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
 
+type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
+
 async function waitForPause(state: RunState, signal: AbortSignal | undefined): Promise<void> {
 	while (state.pausedUntil > Date.now() && !signal?.aborted) {
 		await sleep(state.pausedUntil - Date.now());
@@ -16,25 +18,25 @@ async function waitForPause(state: RunState, signal: AbortSignal | undefined): P
 }
 
 async function apiKeyOf(context: IExecutePaginationFunctions): Promise<string | undefined> {
+	const credentials = await context.getCredentials(CREDENTIAL_NAME).catch(() => undefined);
+	return typeof credentials?.apiKey === 'string' ? credentials.apiKey : undefined;
+}
+
+function originOf(baseURL: unknown): string {
 	try {
-		const credentials = await context.getCredentials(CREDENTIAL_NAME);
-		return typeof credentials?.apiKey === 'string' ? credentials.apiKey : undefined;
+		return new URL(String(baseURL)).origin;
 	} catch {
-		return undefined;
+		return String(baseURL ?? '');
 	}
 }
 
 function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
 	const { options } = requestData;
 	const id = options.qs?.id;
-	let origin = String(options.baseURL ?? '');
-	try {
-		origin = new URL(origin).origin;
-	} catch {}
 	return {
 		method: String(options.method ?? 'GET').toUpperCase(),
 		path: String(options.url ?? ''),
-		origin,
+		origin: originOf(options.baseURL),
 		id: id === undefined ? undefined : String(id),
 		attempts,
 		timeoutMs: options.timeout,
@@ -42,11 +44,7 @@ function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, a
 }
 
 /** Output items: always paired with their input item; updates also say which record they touched. */
-function shapeOutput(
-	items: INodeExecutionData[],
-	itemIndex: number,
-	id: unknown,
-): INodeExecutionData[] {
+function shapeOutput(items: INodeExecutionData[], itemIndex: number, id: unknown): INodeExecutionData[] {
 	return items.map((item) => {
 		const json = item.json !== null && typeof item.json === 'object' && !Array.isArray(item.json) ? item.json : {};
 		return {
@@ -61,26 +59,26 @@ async function sendWithRetries(
 	context: IExecutePaginationFunctions,
 	state: RunState,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
+): Promise<Outcome> {
 	const method = String(requestData.options.method ?? 'GET').toUpperCase();
 	const signal = context.getExecutionCancelSignal?.();
 	let waitedMs = 0;
 	for (let attempt = 0; ; attempt++) {
 		await waitForPause(state, signal);
-		if (state.stopError) throw state.stopError;
+		if (state.stopError) return { error: state.stopError };
 		try {
 			// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
 			const options = { ...requestData.options, headers: { ...requestData.options.headers } };
-			return await context.makeRoutingRequest({ ...requestData, options });
-		} catch (error) {
-			if (error instanceof NodeOperationError) throw error; // raised by our own response hooks
-			const failure = readHttpFailure(error);
+			return { items: await context.makeRoutingRequest({ ...requestData, options }) };
+		} catch (caught) {
+			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
+			const failure = readHttpFailure(caught);
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
 			if (!decision.retry || signal?.aborted) {
+				const context_ = failureContext(requestData, attempt + 1);
 				const secret = await apiKeyOf(context);
-				const itemIndex = context.getItemIndex();
-				throw toUserError(context.getNode(), failure, failureContext(requestData, attempt + 1), itemIndex, secret);
+				return { error: toUserError(context.getNode(), failure, context_, context.getItemIndex(), secret) };
 			}
 			if (retryAfterMs !== undefined) state.pauseUntil(Date.now() + retryAfterMs);
 			waitedMs += decision.delayMs;
@@ -109,18 +107,22 @@ export async function sendRequest(
 	const state = getRunState(this);
 	const itemIndex = this.getItemIndex();
 	const id = requestData.options.qs?.id;
-	if (state.stopError) throw state.stopError;
 	const invalid = state.invalidItems.get(itemIndex);
 	if (invalid) return [errorItem(invalid, itemIndex, id)];
-	await state.limiter.acquire();
-	try {
-		const items = await sendWithRetries(this, state, requestData);
-		return shapeOutput(items, itemIndex, id);
-	} catch (error) {
-		if (this.continueOnFail()) return [errorItem(error as Error, itemIndex, id)];
-		stopRunUnlessContinuing(this, error as Error);
-		throw error;
-	} finally {
-		state.limiter.release();
+
+	let outcome: Outcome;
+	if (state.stopError) {
+		outcome = { error: state.stopError };
+	} else {
+		await state.limiter.acquire();
+		try {
+			outcome = await sendWithRetries(this, state, requestData);
+		} finally {
+			state.limiter.release();
+		}
 	}
+	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
+	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex, id)];
+	stopRunUnlessContinuing(this, outcome.error);
+	throw outcome.error;
 }

@@ -21,26 +21,19 @@ function describeIssue(issue: z.core.$ZodIssue, labels: FieldLabels): string {
 	return `"${field}"${label ? ` (${label})` : ''} ${issue.message}`;
 }
 
-/**
- * Checks a request body against its spec schema. On failure throws an error that names the
- * field, the rule and the item, so the user can fix the exact input row.
- */
-export function assertValid<T>(
-	node: INode,
-	schema: z.ZodType<T>,
-	body: unknown,
-	itemIndex: number,
-	labels: FieldLabels,
-): T {
+export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+
+/** Checks a request body against its spec schema; problems name the field and the rule. */
+export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabels): Checked<T> {
 	const result = schema.safeParse(body);
-	if (result.success) return result.data;
-	const problems = result.error.issues.map((issue) => describeIssue(issue, labels));
-	return failValidation(node, problems, itemIndex);
+	if (result.success) return { ok: true, value: result.data };
+	return { ok: false, problems: result.error.issues.map((issue) => describeIssue(issue, labels)) };
 }
 
-export function failValidation(node: INode, problems: string[], itemIndex: number): never {
+/** The error of an invalid item: names the field, the rule and the item, and says nothing was sent. */
+export function invalidInputError(node: INode, problems: string[], itemIndex: number): NodeOperationError {
 	const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-	throw new NodeOperationError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
+	return new NodeOperationError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
 		itemIndex,
 		description: `Nothing was sent for this item. Problems found:\n- ${problems.join('\n- ')}`,
 	});

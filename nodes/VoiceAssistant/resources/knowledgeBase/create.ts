@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { JsonInputError, parseJsonInput } from '../../shared/coerce';
-import { prepareRequest, type RequestContract } from '../../shared/hooks';
+import { parseJsonInput } from '../../shared/coerce';
+import { prepareRequest, type Normalized, type RequestContract } from '../../shared/hooks';
 import { sendInBody } from '../../shared/routing';
 import { ENDPOINTS, KNOWLEDGE_BASE_LANGUAGES, knowledgeBaseSchema } from '../../shared/spec';
-import { failValidation } from '../../shared/validation';
 
 /** Create and Update send the same body, so these fields show for both operations. */
 const showForBodyOperations = { resource: ['knowledgeBase'], operation: ['create', 'update'] };
@@ -11,19 +10,11 @@ const showForBodyOperations = { resource: ['knowledgeBase'], operation: ['create
 const labels = { title: 'Title', language: 'Language', data: 'Questions and Answers' };
 
 /** The UI list arrives as data[i] (absent when empty); JSON mode arrives as text or a parsed value. */
-function normalizeKnowledgeBase(
-	body: IDataObject,
-	itemIndex: number,
-	context: IExecuteSingleFunctions,
-): Record<string, unknown> {
-	const mode = context.getNodeParameter('qaInputMode', 'list') as string;
-	if (mode === 'list') return { ...body, data: body.data ?? [] };
-	try {
-		return { ...body, data: parseJsonInput(body.data) };
-	} catch (error) {
-		if (!(error instanceof JsonInputError)) throw error;
-		return failValidation(context.getNode(), [`"data" (Questions and Answers (JSON)) ${error.message}`], itemIndex);
-	}
+function normalizeKnowledgeBase(body: IDataObject, context: IExecuteSingleFunctions): Normalized {
+	if (context.getNodeParameter('qaInputMode', 'list') === 'list') return { body: { ...body, data: body.data ?? [] } };
+	const parsed = parseJsonInput(body.data);
+	if ('problem' in parsed) return { problem: `"data" (Questions and Answers (JSON)) ${parsed.problem}` };
+	return { body: { ...body, data: parsed.value } };
 }
 
 export const knowledgeBaseContract: RequestContract = {
@@ -125,7 +116,8 @@ export const knowledgeBaseBodyFields: INodeProperties[] = [
 		default: '[\n  { "question": "What are your opening hours?", "answer": "9am to 5pm, Monday to Friday." }\n]',
 		displayOptions: { show: { ...showForBodyOperations, qaInputMode: ['json'] } },
 		description:
-			'An array of objects with a question and an answer, e.g. <code>{{ $json.data }}</code> after an Aggregate node. Other keys of each object are ignored.',
+			'An array of objects with a question and an answer. Other keys of each object are ignored.',
+		hint: 'After an Aggregate node, use an expression such as {{ $json.data }}',
 		routing: sendInBody('data'),
 	},
 ];

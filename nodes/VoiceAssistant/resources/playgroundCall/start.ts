@@ -32,8 +32,10 @@ export const startOperation: INodePropertyOptions = {
 					body: playgroundCallSchema,
 					labels,
 					normalize: (body) => ({
-						...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
-						phone_number: phoneNumberList(body.phone_number),
+						body: {
+							...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
+							phone_number: phoneNumberList(body.phone_number),
+						},
 					}),
 				}),
 			],

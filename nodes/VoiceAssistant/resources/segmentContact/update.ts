@@ -34,8 +34,9 @@ export const updateOperation: INodePropertyOptions = {
 					body: segmentContactSchema,
 					labels,
 					idLabel: 'Contact ID',
-					normalize: (body) =>
-						withoutEmpty(textFields(body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS),
+					normalize: (body) => ({
+						body: withoutEmpty(textFields(body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS),
+					}),
 				}),
 			],
 			paginate: true,
