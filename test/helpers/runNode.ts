@@ -9,6 +9,7 @@ import {
 	ICredentialsHelper,
 	Workflow,
 	createDeferredPromise,
+	createRunExecutionData,
 	type ICredentialDataDecryptedObject,
 	type IDataObject,
 	type IHttpRequestOptions,
@@ -17,8 +18,8 @@ import {
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
+	type IExecuteFunctions,
 	type IRun,
-	type IRunExecutionData,
 	type IWorkflowExecuteAdditionalData,
 	type ICredentials,
 	type IVersionedNodeType,
@@ -36,15 +37,39 @@ function loadNodeType(): INodeType {
 	return nodeType;
 }
 
+const INPUT_TYPE = 'test.input';
+
+/** Stands for whatever node feeds ours in a workflow (a CRM, a Code node): outputs the test's items. */
+class InputNode implements INodeType {
+	description = {
+		displayName: 'Input',
+		name: 'input',
+		group: ['input'],
+		version: 1,
+		description: 'Outputs the items of the test',
+		defaults: { name: 'Input' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [{ displayName: 'Items', name: 'items', type: 'json', default: '[]' }],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		const items = JSON.parse(this.getNodeParameter('items', 0) as string) as INodeExecutionData[];
+		return [items.map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+	}
+}
+
 class NodeTypes implements INodeTypes {
 	private readonly nodeType = loadNodeType();
 
-	getByName(): INodeType | IVersionedNodeType {
-		return this.nodeType;
+	private readonly inputType = new InputNode();
+
+	getByName(type: string): INodeType | IVersionedNodeType {
+		return this.getByNameAndVersion(type);
 	}
 
-	getByNameAndVersion(): INodeType {
-		return this.nodeType;
+	getByNameAndVersion(type: string): INodeType {
+		return type === INPUT_TYPE ? this.inputType : this.nodeType;
 	}
 
 	getKnownTypes(): IDataObject {
@@ -128,10 +153,19 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 	};
+	const input: INode = {
+		id: 'input-node',
+		name: 'Input',
+		type: INPUT_TYPE,
+		typeVersion: 1,
+		position: [-200, 0],
+		parameters: { items: JSON.stringify(options.items ?? [{ json: {} }]) },
+	};
+	const connections = { Input: { main: [[{ node: node.name, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({
 		id: 'test-workflow',
-		nodes: [node],
-		connections: {},
+		nodes: [input, node],
+		connections,
 		active: false,
 		nodeTypes: new NodeTypes(),
 	});
@@ -141,8 +175,8 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		name: 'test',
 		active: false,
 		isArchived: false,
-		nodes: [node],
-		connections: {},
+		nodes: [input, node],
+		connections,
 		createdAt: new Date(),
 		updatedAt: new Date(),
 	} as never);
@@ -164,17 +198,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		logAiEvent: () => {},
 	} as unknown as IWorkflowExecuteAdditionalData;
 
-	const runExecutionData: IRunExecutionData = {
-		startData: {},
-		resultData: { runData: {} },
-		executionData: {
-			contextData: {},
-			metadata: {},
-			nodeExecutionStack: [{ node, data: { main: [options.items ?? [{ json: {} }]] }, source: null }],
-			waitingExecution: {},
-			waitingExecutionSource: null,
-		},
-	} as IRunExecutionData;
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }] },
+	});
 
 	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
 	const run = await finished.promise;

@@ -86,8 +86,8 @@ function describeFailure(failure: HttpFailure, context: FailureContext): { messa
 		case 'client-error':
 			if (status === 401 || status === 403) {
 				return {
-					message: `The service refused the API key (HTTP ${status})`,
-					description: `Check the API Key in the "Voice Assistant API" credential.${said ? ` The service said: ${said}` : ''}`,
+					message: `The service refused the API key (HTTP ${status}): check the API Key in the "Voice Assistant API" credential`,
+					description: said && `The service said: ${said}`,
 				};
 			}
 			if (status === 404) {
@@ -96,8 +96,8 @@ function describeFailure(failure: HttpFailure, context: FailureContext): { messa
 					return { message: `No ${noun} with ID "${context.id}" was found (HTTP 404)`, description: said };
 				}
 				return {
-					message: `The service has no ${context.method} ${context.path} (HTTP 404)`,
-					description: `Check the Base URL in the credential: it should be the service's address, e.g. https://api.example.com.${said ? ` The service said: ${said}` : ''}`,
+					message: `The service has no ${context.method} ${context.path} (HTTP 404): check the Base URL in the credential`,
+					description: `The Base URL should be the service's address, e.g. https://api.example.com.${said ? ` The service said: ${said}` : ''}`,
 				};
 			}
 			return {
@@ -107,7 +107,7 @@ function describeFailure(failure: HttpFailure, context: FailureContext): { messa
 		case 'rate-limited':
 			return {
 				message: `The service kept answering "too many requests" (HTTP 429)${retried}`,
-				description: 'Lower "Max Concurrent Requests" or raise "Max Retries" / "Max Retry Wait" under Options.',
+				description: 'Lower "Max Concurrent Requests", or raise "Max Retries" or "Max Retry Wait" under Options.',
 			};
 		case 'unavailable':
 		case 'server-error':

@@ -87,11 +87,13 @@ async function sendWithRetries(
 	}
 }
 
-function errorItem(error: Error, itemIndex: number, id: unknown): INodeExecutionData {
-	const json: Record<string, string> = { error: error.message };
-	if (id !== undefined) json.id = String(id);
-	if (error instanceof NodeApiError && error.httpCode) json.httpCode = error.httpCode;
-	return { json, error: error as NodeApiError, pairedItem: { item: itemIndex } };
+/**
+ * A failed item when the node continues on fail. Only `json.error`: n8n recognises such an item
+ * for the error output and joins its input row to it through pairedItem (setting the item's
+ * `error` instead would make n8n replace the joined json with the bare message).
+ */
+function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
+	return { json: { error: error.message }, pairedItem: { item: itemIndex } };
 }
 
 /**
@@ -108,7 +110,7 @@ export async function sendRequest(
 	const itemIndex = this.getItemIndex();
 	const id = requestData.options.qs?.id;
 	const invalid = state.invalidItems.get(itemIndex);
-	if (invalid) return [errorItem(invalid, itemIndex, id)];
+	if (invalid) return [errorItem(invalid, itemIndex)];
 
 	let outcome: Outcome;
 	if (state.stopError) {
@@ -122,7 +124,7 @@ export async function sendRequest(
 		}
 	}
 	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
-	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex, id)];
+	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex)];
 	stopRunUnlessContinuing(this, outcome.error);
 	throw outcome.error;
 }

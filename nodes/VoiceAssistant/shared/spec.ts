@@ -79,16 +79,28 @@ export const SIMPLIFIED_ASSISTANT_FIELDS = [
 /** The spec does not show the assistant identifier; these are the names we look for, in order. */
 export const ASSISTANT_ID_FIELDS = ['_id', 'id', 'assistant_id', 'assistantId'] as const;
 
+/** Zod error text: "is required" when the value is missing (an empty CRM cell is null), the rule otherwise. */
+const requiredOr = (rule: string) => (issue: { input?: unknown }) =>
+	issue.input === undefined || issue.input === null ? 'is required' : rule;
+
 const requiredText = z
-	.string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be text') })
-	.refine((value) => value.trim().length > 0, { error: 'must not be empty' });
+	.string({ error: requiredOr('must be text') })
+	.refine((value) => value.trim().length > 0, {
+		error: (issue) => (issue.input === '' ? 'is required' : 'must not be blank'),
+		abort: true,
+	});
 
 const optionalText = z.string({ error: 'must be text' }).optional();
 
+/** The spec only says "string"; an address without an @ can never reach anyone, so it is refused. */
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+$/;
+const emailText = requiredText.refine((value) => EMAIL_PATTERN.test(value.trim()), {
+	error: 'must be an email address such as name@example.com',
+});
+
 const oneOf = (values: readonly string[]) =>
 	z.enum(values as [string, ...string[]], {
-		error: (issue) =>
-			issue.input === undefined ? 'is required' : `must be one of: ${values.join(', ')}`,
+		error: requiredOr(`must be one of: ${values.join(', ')}`),
 	});
 
 const numberIn = (values: readonly number[]) =>
@@ -99,9 +111,9 @@ const numberIn = (values: readonly number[]) =>
 export const playgroundCallSchema = z.strictObject({
 	first_name: requiredText,
 	last_name: requiredText,
-	email: requiredText,
+	email: emailText,
 	phone_number: z
-		.array(requiredText, { error: 'must be a list of phone numbers' })
+		.array(requiredText, { error: requiredOr('must be a list of phone numbers') })
 		.min(1, { error: 'must hold at least one phone number' }),
 	assistant_id: requiredText,
 	dialer_id: requiredText,
@@ -109,14 +121,14 @@ export const playgroundCallSchema = z.strictObject({
 
 export const questionAnswerSchema = z.object(
 	{ question: requiredText, answer: requiredText },
-	{ error: 'must be an object with a question and an answer' },
+	{ error: requiredOr('must be an object with a question and an answer') },
 );
 
 export const knowledgeBaseSchema = z.strictObject({
 	title: requiredText,
 	language: oneOf(KNOWLEDGE_BASE_LANGUAGES),
 	data: z
-		.array(questionAnswerSchema, { error: 'must be a list of question/answer pairs' })
+		.array(questionAnswerSchema, { error: requiredOr('must be a list of question/answer pairs') })
 		.min(1, { error: 'must hold at least one question/answer pair' }),
 });
 
@@ -124,7 +136,7 @@ export const segmentContactSchema = z.strictObject({
 	first_name: requiredText,
 	last_name: requiredText,
 	phone: requiredText,
-	email: optionalText,
+	email: emailText.optional(),
 	description: optionalText,
 	job_title: optionalText,
 	lifecycle_stage: optionalText,
