@@ -26,6 +26,8 @@ export class VoiceAssistant implements INodeType {
 			baseURL: API_BASE_URL_EXPRESSION,
 			headers: { Accept: 'application/json' },
 			json: true,
+			// Error statuses reach failOnHttpError with their headers (Retry-After) instead of throwing.
+			ignoreHttpStatusErrors: true,
 		},
 		// Every operation sets `paginate`, so n8n hands each item's request to sendRequest.
 		requestOperations: { pagination: sendRequest },

@@ -1,4 +1,11 @@
-import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INode,
+	INodeExecutionData,
+	JsonObject,
+} from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 import { failureKindOf, type FailureKind } from './retry';
 
@@ -12,28 +19,50 @@ export interface HttpFailure {
 	rawMessage: string;
 }
 
-type ErrorLike = {
-	message?: string;
-	httpCode?: string | null;
-	code?: string;
-	cause?: ErrorLike;
-	response?: { status?: number; headers?: IDataObject; data?: unknown };
-};
+/** Responses the node answered with a status of 400 or more, kept aside by failOnHttpError. */
+const failedResponses = new WeakMap<Error, { status: number; headers: IDataObject; body: unknown }>();
+
+/**
+ * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so an error
+ * status arrives here with its headers (n8n's own request error drops them, and with them
+ * Retry-After); it is turned into an error that sendRequest can read and retry.
+ */
+export async function failOnHttpError(
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+): Promise<INodeExecutionData[]> {
+	if (response.statusCode < 400) return items;
+	const error = new NodeApiError(this.getNode(), { message: `HTTP ${response.statusCode}` }, {
+		httpCode: String(response.statusCode),
+	});
+	failedResponses.set(error, { status: response.statusCode, headers: response.headers, body: response.body });
+	throw error;
+}
+
+type N8nRequestError = { message?: string; httpCode?: string | null; context?: { data?: unknown } };
 
 export function readHttpFailure(error: unknown): HttpFailure {
-	const outer = (error ?? {}) as ErrorLike;
-	const inner = outer.cause ?? outer;
-	const response = inner.response ?? outer.response;
-	const httpCode = Number(outer.httpCode);
-	const status = response?.status ?? (Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined);
-	const code = inner.code ?? outer.code;
+	const response = error instanceof Error ? failedResponses.get(error) : undefined;
+	if (response) {
+		return {
+			kind: failureKindOf(response.status, undefined),
+			status: response.status,
+			retryAfter: response.headers['retry-after'],
+			body: response.body,
+			rawMessage: `HTTP ${response.status}`,
+		};
+	}
+	// A request that got no HTTP answer: n8n puts the errno (ECONNREFUSED…) in httpCode.
+	const { message, httpCode, context } = (error ?? {}) as N8nRequestError;
+	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
+	const code = status === undefined && httpCode ? String(httpCode) : undefined;
 	return {
 		kind: failureKindOf(status, code),
 		status,
 		code,
-		retryAfter: response?.headers?.['retry-after'],
-		body: response?.data,
-		rawMessage: String(inner.message ?? outer.message ?? 'Unknown error'),
+		body: context?.data,
+		rawMessage: String(message ?? 'Unknown error'),
 	};
 }
 

@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { prepareRequest } from '../../shared/hooks';
 import { shapeAssistantList } from '../../shared/listAssistants';
+import { operationRouting } from '../../shared/routing';
 import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES, ENDPOINTS, LANGUAGE_NAMES } from '../../shared/spec';
 
 const showOnlyForGetMany = { resource: ['assistant'], operation: ['getAll'] };
@@ -10,11 +10,7 @@ export const getManyOperation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many assistants',
 	description: 'List the voice-call assistants of the account',
-	routing: {
-		request: { method: ENDPOINTS.listAssistants.method, url: ENDPOINTS.listAssistants.path },
-		send: { preSend: [prepareRequest({})], paginate: true },
-		output: { postReceive: [shapeAssistantList] },
-	},
+	routing: operationRouting(ENDPOINTS.listAssistants, {}, [shapeAssistantList]),
 };
 
 export const getManyFields: INodeProperties[] = [

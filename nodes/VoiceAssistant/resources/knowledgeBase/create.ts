@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { parseJsonInput } from '../../shared/coerce';
-import { prepareRequest, type Normalized, type RequestContract } from '../../shared/hooks';
-import { sendInBody } from '../../shared/routing';
+import type { Normalized, RequestContract } from '../../shared/hooks';
+import { operationRouting, sendInBody } from '../../shared/routing';
 import { ENDPOINTS, KNOWLEDGE_BASE_LANGUAGES, knowledgeBaseSchema } from '../../shared/spec';
 
 /** Create and Update send the same body, so these fields show for both operations. */
@@ -28,14 +28,7 @@ export const createOperation: INodePropertyOptions = {
 	value: 'create',
 	action: 'Create a knowledge base',
 	description: 'Create a knowledge base from question/answer pairs',
-	routing: {
-		request: {
-			method: ENDPOINTS.createKnowledgeBase.method,
-			url: ENDPOINTS.createKnowledgeBase.path,
-			headers: { 'Content-Type': 'application/json' },
-		},
-		send: { preSend: [prepareRequest(knowledgeBaseContract)], paginate: true },
-	},
+	routing: operationRouting(ENDPOINTS.createKnowledgeBase, knowledgeBaseContract),
 };
 
 export const knowledgeBaseBodyFields: INodeProperties[] = [

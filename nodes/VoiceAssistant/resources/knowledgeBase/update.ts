@@ -1,6 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { prepareRequest } from '../../shared/hooks';
-import { sendInQuery } from '../../shared/routing';
+import { operationRouting, sendInQuery } from '../../shared/routing';
 import { ENDPOINTS } from '../../shared/spec';
 import { knowledgeBaseContract } from './create';
 
@@ -9,17 +8,10 @@ export const updateOperation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a knowledge base',
 	description: 'Replace the title, language and question/answer pairs of a knowledge base',
-	routing: {
-		request: {
-			method: ENDPOINTS.updateKnowledgeBase.method,
-			url: ENDPOINTS.updateKnowledgeBase.path,
-			headers: { 'Content-Type': 'application/json' },
-		},
-		send: {
-			preSend: [prepareRequest({ ...knowledgeBaseContract, idLabel: 'Knowledge Base ID' })],
-			paginate: true,
-		},
-	},
+	routing: operationRouting(ENDPOINTS.updateKnowledgeBase, {
+		...knowledgeBaseContract,
+		idLabel: 'Knowledge Base ID',
+	}),
 };
 
 export const updateFields: INodeProperties[] = [

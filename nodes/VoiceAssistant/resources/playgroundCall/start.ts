@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/coerce';
-import { prepareRequest } from '../../shared/hooks';
-import { sendInBody } from '../../shared/routing';
+import { operationRouting, sendInBody } from '../../shared/routing';
 import { ENDPOINTS, playgroundCallSchema } from '../../shared/spec';
 
 const showOnlyForStart = { resource: ['playgroundCall'], operation: ['start'] };
@@ -20,28 +19,16 @@ export const startOperation: INodePropertyOptions = {
 	value: 'start',
 	action: 'Start a playground call',
 	description: 'Have an assistant call a contact through a dialer',
-	routing: {
-		request: {
-			method: ENDPOINTS.startPlaygroundCall.method,
-			url: ENDPOINTS.startPlaygroundCall.path,
-			headers: { 'Content-Type': 'application/json' },
-		},
-		send: {
-			preSend: [
-				prepareRequest({
-					body: playgroundCallSchema,
-					labels,
-					normalize: (body) => ({
-						body: {
-							...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
-							phone_number: phoneNumberList(body.phone_number),
-						},
-					}),
-				}),
-			],
-			paginate: true,
-		},
-	},
+	routing: operationRouting(ENDPOINTS.startPlaygroundCall, {
+		body: playgroundCallSchema,
+		labels,
+		normalize: (body) => ({
+			body: {
+				...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
+				phone_number: phoneNumberList(body.phone_number),
+			},
+		}),
+	}),
 };
 
 export const startFields: INodeProperties[] = [

@@ -1,7 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/coerce';
-import { prepareRequest } from '../../shared/hooks';
-import { sendInBody, sendInQuery } from '../../shared/routing';
+import { operationRouting, sendInBody, sendInQuery } from '../../shared/routing';
 import { ENDPOINTS, SEGMENT_CONTACT_OPTIONAL_FIELDS, segmentContactSchema } from '../../shared/spec';
 
 const showOnlyForUpdate = { resource: ['segmentContact'], operation: ['update'] };
@@ -22,26 +21,14 @@ export const updateOperation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a segment contact',
 	description: 'Update a contact of a segment',
-	routing: {
-		request: {
-			method: ENDPOINTS.updateSegmentContact.method,
-			url: ENDPOINTS.updateSegmentContact.path,
-			headers: { 'Content-Type': 'application/json' },
-		},
-		send: {
-			preSend: [
-				prepareRequest({
-					body: segmentContactSchema,
-					labels,
-					idLabel: 'Contact ID',
-					normalize: (body) => ({
-						body: withoutEmpty(textFields(body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS),
-					}),
-				}),
-			],
-			paginate: true,
-		},
-	},
+	routing: operationRouting(ENDPOINTS.updateSegmentContact, {
+		body: segmentContactSchema,
+		labels,
+		idLabel: 'Contact ID',
+		normalize: (body) => ({
+			body: withoutEmpty(textFields(body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS),
+		}),
+	}),
 };
 
 export const updateFields: INodeProperties[] = [

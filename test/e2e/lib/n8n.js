@@ -1,0 +1,321 @@
+'use strict';
+
+/**
+ * A real n8n for the e2e suite and the demo: a pinned install in a cache folder outside the
+ * repo, the package installed into a user folder the way the Community Nodes screen does it,
+ * and helpers to run the n8n CLI and talk to `n8n start` over its REST API.
+ */
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { cleanEnv, freePort, runProcess, sleep, startProcess } = require('./processes');
+
+const REPO_ROOT = path.resolve(__dirname, '..', '..', '..');
+const HARNESS_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'harness');
+const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name;
+
+/** The versions in test/e2e/harness; the suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
+const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50'];
+
+/** Fixed so that imported credentials can be decrypted by every later n8n process. */
+const ENCRYPTION_KEY = 'voice-assistant-e2e-fixed-encryption-key';
+
+function requestedVersions() {
+	const raw = process.env.N8N_E2E_VERSIONS;
+	const versions = raw ? raw.split(',').map((v) => v.trim()).filter(Boolean) : SUPPORTED_VERSIONS;
+	for (const version of versions) {
+		if (!fs.existsSync(path.join(HARNESS_DIR, `n8n-${version}`, 'package.json'))) {
+			throw new Error(`No harness for n8n ${version}: expected test/e2e/harness/n8n-${version}/package.json`);
+		}
+	}
+	return versions;
+}
+
+function cacheRoot() {
+	return process.env.N8N_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-voice-assistant');
+}
+
+function installDir(version) {
+	return path.join(cacheRoot(), `n8n-${version}`);
+}
+
+function n8nBin(version) {
+	return path.join(installDir(version), 'node_modules', '.bin', 'n8n');
+}
+
+/** What `n8n --version` prints in an install folder, or undefined when it does not run. */
+async function installedVersion(dir) {
+	const bin = path.join(dir, 'node_modules', '.bin', 'n8n');
+	if (!fs.existsSync(bin)) return undefined;
+	const result = await runProcess(bin, ['--version'], { env: cleanEnv(), timeoutMs: 120_000, name: 'n8n-version' });
+	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
+}
+
+/**
+ * Makes sure the pinned n8n is installed in the cache and returns its `n8n` binary. A cold
+ * install (`npm ci` from the committed manifest and lockfile) takes minutes and ~2.3 GB; it
+ * goes to a side folder that is renamed when complete, so a broken install is never reused.
+ */
+async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
+	const dir = installDir(version);
+	if ((await installedVersion(dir)) === version) return n8nBin(version);
+
+	const harness = path.join(HARNESS_DIR, `n8n-${version}`);
+	for (const file of ['package.json', 'package-lock.json']) {
+		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
+	}
+	const partial = `${dir}.partial-${process.pid}`;
+	fs.rmSync(partial, { recursive: true, force: true });
+	fs.mkdirSync(partial, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json']) {
+		fs.copyFileSync(path.join(harness, file), path.join(partial, file));
+	}
+
+	log(`Installing n8n ${version} into ${dir} (npm ci, first time only: ~4-8 minutes, ~2.3 GB)...`);
+	const started = Date.now();
+	const heartbeat = setInterval(() => {
+		const modules = path.join(partial, 'node_modules');
+		const count = fs.existsSync(modules) ? fs.readdirSync(modules).length : 0;
+		log(`  ...still installing n8n ${version}: ${Math.round((Date.now() - started) / 1000)} s, ${count} entries in node_modules`);
+	}, 30_000);
+	let result;
+	try {
+		// cwd is the cache folder, so the repo's .npmrc (ignore-scripts=true) does not apply;
+		// sqlite3 needs its install script.
+		result = await runProcess(
+			'npm',
+			['ci', '--ignore-scripts=false', '--audit=false', '--fund=false', '--no-progress'],
+			{ cwd: partial, env: cleanEnv(), timeoutMs: 30 * 60_000, logDir: partial, name: 'npm-ci' },
+		);
+	} finally {
+		clearInterval(heartbeat);
+	}
+	if (result.code !== 0) {
+		const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
+		throw new Error(`npm ci of n8n ${version} failed (code ${result.code}); logs in ${partial}:\n${tail}`);
+	}
+	const got = await installedVersion(partial);
+	if (got !== version) throw new Error(`n8n in ${partial} reports version ${got}, expected ${version}`);
+
+	fs.rmSync(dir, { recursive: true, force: true });
+	try {
+		fs.renameSync(partial, dir);
+	} catch (error) {
+		// Another process finished the same install first: use that one.
+		if ((await installedVersion(dir)) !== version) throw error;
+		fs.rmSync(partial, { recursive: true, force: true });
+	}
+	log(`Installed n8n ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
+	return n8nBin(version);
+}
+
+/** Builds the package and packs it; returns the tarball's path. */
+async function buildAndPack(destination, log = (line) => process.stdout.write(`${line}\n`)) {
+	log('Building the package (npm run build)...');
+	const build = await runProcess('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 300_000, name: 'build', logDir: destination });
+	if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+	const pack = await runProcess('npm', ['pack', '--json', '--pack-destination', destination], {
+		cwd: REPO_ROOT,
+		env: cleanEnv(),
+		timeoutMs: 120_000,
+		name: 'pack',
+		logDir: destination,
+	});
+	if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.stderr}`);
+	const [{ filename }] = JSON.parse(pack.stdout);
+	const tarball = path.join(destination, filename);
+	log(`Packed ${tarball}`);
+	return tarball;
+}
+
+/**
+ * Installs the packed tarball into <userFolder>/.n8n/nodes like n8n's Community Nodes screen
+ * (CommunityPackagesService.downloadPackage): extract, drop dev/peer/optional dependencies,
+ * `npm install` inside the package, and record it in nodes/package.json.
+ */
+async function installPackage(userFolder, tarball) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
+	fs.rmSync(packageDir, { recursive: true, force: true });
+	fs.mkdirSync(packageDir, { recursive: true });
+	const untar = await runProcess('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { name: 'tar', timeoutMs: 60_000 });
+	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
+
+	const manifestPath = path.join(packageDir, 'package.json');
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		fs.readFileSync(manifestPath, 'utf8'),
+	);
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2), 'utf8');
+	const install = await runProcess(
+		'npm',
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
+		{ cwd: packageDir, env: cleanEnv(), timeoutMs: 300_000, name: 'npm-install', logDir: nodesDir },
+	);
+	if (install.code !== 0) throw new Error(`npm install in ${packageDir} failed:\n${install.stderr}`);
+
+	const nodesManifestPath = path.join(nodesDir, 'package.json');
+	const nodesManifest = fs.existsSync(nodesManifestPath)
+		? JSON.parse(fs.readFileSync(nodesManifestPath, 'utf8'))
+		: { name: 'installed-nodes', private: true, dependencies: {} };
+	nodesManifest.dependencies = { ...nodesManifest.dependencies, [PACKAGE_NAME]: manifest.version };
+	fs.writeFileSync(nodesManifestPath, JSON.stringify(nodesManifest, null, 2), 'utf8');
+	return packageDir;
+}
+
+/** The environment of every n8n process: isolated user folder, loopback only, nothing phoning home. */
+function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
+	return cleanEnv({
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_LOG_LEVEL: 'info',
+		DB_TYPE: 'sqlite',
+		N8N_HOST: '127.0.0.1',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_PROTOCOL: 'http',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		...extra,
+	});
+}
+
+/** A fresh pair of ports per n8n process: n8n's own and its task broker's. */
+async function freshEnv(userFolder, extra) {
+	return n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra });
+}
+
+/** Runs one n8n CLI command to completion; throws with its output when it fails. */
+async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false } = {}) {
+	const result = await runProcess(bin, args, {
+		env: await freshEnv(userFolder),
+		timeoutMs,
+		name: `n8n-${args[0].replace(/[^a-z-]/gi, '-')}`,
+	});
+	if (!allowFailure && (result.code !== 0 || result.timedOut)) {
+		throw new Error(`n8n ${args.join(' ')} failed (code ${result.code}${result.timedOut ? ', timed out' : ''}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+	}
+	return result;
+}
+
+/**
+ * The run data `n8n execute --rawOutput` prints through the logger: the pretty-printed JSON
+ * from the first line that is exactly "{" to the next line that is exactly "}".
+ * Success and failure both print it (on failure after "Execution error:").
+ */
+function parseExecuteOutput(stdout) {
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	const end = lines.indexOf('}', start);
+	if (end === -1) return undefined;
+	return JSON.parse(lines.slice(start, end + 1).join('\n'));
+}
+
+/** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. */
+async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000 } = {}) {
+	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true });
+	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
+	const run = parseExecuteOutput(result.stdout);
+	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** Starts `n8n start` and waits until it answers; returns its URL and a stop function. */
+async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
+	const listenPort = port ?? (await freePort());
+	const env = n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra });
+	const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
+	const url = `http://127.0.0.1:${listenPort}`;
+	const deadline = Date.now() + 180_000;
+	let exited = false;
+	proc.exited.then(() => (exited = true));
+	for (;;) {
+		if (exited) throw new Error(`n8n start exited early:\n${proc.readStdout().slice(-3000)}\n${proc.readStderr().slice(-3000)}`);
+		if (Date.now() > deadline) {
+			await proc.stop();
+			throw new Error(`n8n start did not become ready within 180 s:\n${proc.readStdout().slice(-3000)}`);
+		}
+		try {
+			const response = await fetch(`${url}/healthz/readiness`);
+			if (response.ok) break;
+		} catch {}
+		await sleep(250);
+	}
+	return { url, proc, stop: () => proc.stop(20_000) };
+}
+
+function authCookie(response) {
+	const cookies = typeof response.headers.getSetCookie === 'function' ? response.headers.getSetCookie() : [];
+	const auth = cookies.find((cookie) => cookie.startsWith('n8n-auth='));
+	return auth ? auth.split(';')[0] : undefined;
+}
+
+/** POST /rest/owner/setup: the first user of a fresh n8n. Returns the auth cookie. */
+async function setupOwner(url, owner) {
+	const response = await fetch(`${url}/rest/owner/setup`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify(owner),
+	});
+	if (!response.ok) throw new Error(`POST /rest/owner/setup answered ${response.status}: ${await response.text()}`);
+	return authCookie(response);
+}
+
+/** POST /rest/login. Returns the auth cookie. */
+async function login(url, { email, password }) {
+	const response = await fetch(`${url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		body: JSON.stringify({ emailOrLdapLoginId: email, password }),
+	});
+	if (!response.ok) throw new Error(`POST /rest/login answered ${response.status}: ${await response.text()}`);
+	return authCookie(response);
+}
+
+/** GET with the auth cookie; returns status and the parsed JSON (or text). */
+async function getWithCookie(url, pathname, cookie) {
+	const response = await fetch(`${url}${pathname}`, { headers: { cookie } });
+	const text = await response.text();
+	let body = text;
+	try {
+		body = JSON.parse(text);
+	} catch {}
+	return { status: response.status, contentType: response.headers.get('content-type') ?? '', body };
+}
+
+module.exports = {
+	ENCRYPTION_KEY,
+	PACKAGE_NAME,
+	REPO_ROOT,
+	SUPPORTED_VERSIONS,
+	buildAndPack,
+	cacheRoot,
+	ensureN8n,
+	executeWorkflow,
+	getWithCookie,
+	installDir,
+	installPackage,
+	installedVersion,
+	login,
+	n8nBin,
+	n8nCli,
+	parseExecuteOutput,
+	requestedVersions,
+	setupOwner,
+	startN8n,
+};

@@ -1,0 +1,131 @@
+'use strict';
+
+/**
+ * Child processes for the e2e suite and the demo: each runs in its own process group, so
+ * stopping it also stops what it started (n8n's task runners), and output goes to files,
+ * never to a pipe that could close early (n8n spins at 100% CPU on EPIPE).
+ */
+
+const { spawn } = require('child_process');
+const fs = require('fs');
+const net = require('net');
+const os = require('os');
+const path = require('path');
+
+/** A port that was free a moment ago on 127.0.0.1. */
+function freePort() {
+	return new Promise((resolve, reject) => {
+		const server = net.createServer();
+		server.unref();
+		server.on('error', reject);
+		server.listen(0, '127.0.0.1', () => {
+			const { port } = /** @type {net.AddressInfo} */ (server.address());
+			server.close(() => resolve(port));
+		});
+	});
+}
+
+/** The environment minus what `npm run` adds (npm_config_ignore_scripts=true, the repo as prefix...). */
+function cleanEnv(extra = {}) {
+	/** @type {NodeJS.ProcessEnv} */
+	const env = {};
+	for (const [key, value] of Object.entries(process.env)) {
+		if (!/^npm_/i.test(key) && key !== 'INIT_CWD') env[key] = value;
+	}
+	return { ...env, ...extra };
+}
+
+/** Sends a signal to a whole process group; false if it is already gone. */
+function killGroup(pid, signal) {
+	try {
+		process.kill(-pid, signal);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+function groupAlive(pid) {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Starts a command in its own process group; stdout and stderr go to files (or are inherited).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, logDir?: string, name?: string, inherit?: boolean }} options
+ */
+function startProcess(command, args, options = {}) {
+	const ownsLogDir = !options.logDir && !options.inherit;
+	const logDir = options.logDir ?? (ownsLogDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'va-proc-')) : os.tmpdir());
+	const name = options.name ?? path.basename(command);
+	const stdoutFile = path.join(logDir, `${name}.stdout.log`);
+	const stderrFile = path.join(logDir, `${name}.stderr.log`);
+	const out = options.inherit ? 'inherit' : fs.openSync(stdoutFile, 'w');
+	const err = options.inherit ? 'inherit' : fs.openSync(stderrFile, 'w');
+	const child = spawn(command, args, {
+		cwd: options.cwd,
+		env: options.env ?? process.env,
+		detached: true,
+		stdio: ['ignore', out, err],
+	});
+	if (typeof out === 'number') fs.closeSync(out);
+	if (typeof err === 'number') fs.closeSync(err);
+	const exited = new Promise((resolve) => {
+		child.on('exit', (code, signal) => resolve({ code, signal }));
+		child.on('error', (error) => resolve({ code: -1, signal: null, error }));
+	});
+	return {
+		child,
+		pid: /** @type {number} */ (child.pid),
+		stdoutFile,
+		stderrFile,
+		exited,
+		readStdout: () => (options.inherit ? '' : fs.readFileSync(stdoutFile, 'utf8')),
+		readStderr: () => (options.inherit ? '' : fs.readFileSync(stderrFile, 'utf8')),
+		/** Removes the log folder when it is a temporary one made here. */
+		cleanup: () => {
+			if (ownsLogDir) fs.rmSync(logDir, { recursive: true, force: true });
+		},
+		/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the group is gone. */
+		async stop(graceMs = 10_000) {
+			if (!killGroup(child.pid, 'SIGTERM')) return;
+			const deadline = Date.now() + graceMs;
+			while (groupAlive(child.pid) && Date.now() < deadline) await sleep(100);
+			if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
+			while (groupAlive(child.pid)) await sleep(50);
+		},
+	};
+}
+
+/**
+ * Runs a command to completion. On timeout the whole group gets SIGKILL (n8n may ignore SIGTERM).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, logDir?: string, name?: string, inherit?: boolean }} options
+ * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string, timedOut: boolean }>}
+ */
+async function runProcess(command, args, options = {}) {
+	const proc = startProcess(command, args, options);
+	let timedOut = false;
+	const timer = setTimeout(() => {
+		timedOut = true;
+		killGroup(proc.pid, 'SIGKILL');
+	}, options.timeoutMs ?? 300_000);
+	const { code, signal } = await proc.exited;
+	clearTimeout(timer);
+	// The leader is gone; make sure nothing it started outlives it.
+	killGroup(proc.pid, 'SIGKILL');
+	const result = { code, signal, stdout: proc.readStdout(), stderr: proc.readStderr(), timedOut };
+	proc.cleanup();
+	return result;
+}
+
+module.exports = { cleanEnv, freePort, killGroup, runProcess, sleep, startProcess };
