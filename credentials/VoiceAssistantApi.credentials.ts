@@ -52,5 +52,12 @@ export class VoiceAssistantApi implements ICredentialType {
 			url: ENDPOINTS.listAssistants.path,
 			method: ENDPOINTS.listAssistants.method,
 		},
+		rules: [401, 403].map((status) => ({
+			type: 'responseCode' as const,
+			properties: {
+				value: status,
+				message: `The service refused the API key (HTTP ${status}). Check that it is the key of your voice assistant account.`,
+			},
+		})),
 	};
 }
