@@ -50,6 +50,10 @@ export default tseslint.config(
 	{
 		files: ['**/*.js'],
 		extends: [js.configs.recommended],
+		rules: {
+			'no-unused-vars': ['error', { ignoreRestSiblings: true }],
+			'no-empty': ['error', { allowEmptyCatch: true }],
+		},
 		languageOptions: {
 			sourceType: 'commonjs',
 			globals: {
