@@ -16,6 +16,8 @@ export interface ChaosOptions {
 	rateReset?: number;
 	/** Seed of the PRNG; the same seed gives the same sequence of fates. Default 1. */
 	seed?: number;
+	/** Retry-After of the chaos 429 and 503 answers, whole seconds. Default 1. */
+	retryAfterSeconds?: number;
 }
 
 export interface ModeOptions {

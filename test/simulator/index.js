@@ -246,10 +246,10 @@ async function createSimulator(options) {
 			}
 			const fate = modes.chaos ? modes.chaos.next() : 'none';
 			if (fate === '429') {
-				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': '1' });
+				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': String(modes.chaos.retryAfterSeconds) });
 			}
 			if (fate === '503') {
-				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': '1' });
+				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': String(modes.chaos.retryAfterSeconds) });
 			}
 
 			if (modes.latencyMs > 0) await wait(modes.latencyMs);

@@ -69,14 +69,18 @@ class TokenBucket {
 }
 
 /**
- * @typedef {{ rate429?: number, rate503?: number, rateReset?: number, seed?: number }} ChaosOptions
+ * @typedef {{ rate429?: number, rate503?: number, rateReset?: number, seed?: number, retryAfterSeconds?: number }} ChaosOptions
  * @typedef {'none' | '429' | '503' | 'reset-before' | 'reset-after'} ChaosFate
  */
 
 class Chaos {
 	/** @param {ChaosOptions} options */
 	constructor(options) {
-		const { rate429 = 0, rate503 = 0, rateReset = 0, seed = 1 } = options;
+		const { rate429 = 0, rate503 = 0, rateReset = 0, seed = 1, retryAfterSeconds = 1 } = options;
+		if (!(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) {
+			throw new TypeError('chaos.retryAfterSeconds must be a whole number of at least 0');
+		}
+		this.retryAfterSeconds = retryAfterSeconds;
 		for (const [name, rate] of Object.entries({ rate429, rate503, rateReset })) {
 			if (!(typeof rate === 'number' && rate >= 0 && rate <= 1)) {
 				throw new TypeError(`chaos.${name} must be a number between 0 and 1`);

@@ -57,8 +57,7 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 50 },
 			default: 8,
-			displayOptions: { show: { retryOnFailure: [true] } },
-			description: 'Most retries of one item before it fails',
+			description: 'Most retries of one item before it fails (when retrying is on)',
 		},
 		{
 			displayName: 'Max Retry Wait (Seconds)',
@@ -66,8 +65,8 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 1 },
 			default: 300,
-			displayOptions: { show: { retryOnFailure: [true] } },
-			description: 'Most time one item may spend waiting between its retries before it fails',
+			description:
+				'Most time one item may spend waiting between its retries before it fails (when retrying is on)',
 		},
 	],
 };

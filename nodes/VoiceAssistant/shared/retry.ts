@@ -63,6 +63,7 @@ export function parseRetryAfter(header: unknown, now: number): number | undefine
 	if (typeof value !== 'string' || value.trim() === '') return undefined;
 	const text = value.trim();
 	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its weekday and month
 	const date = Date.parse(text);
 	if (Number.isNaN(date)) return undefined;
 	return Math.max(0, date - now);
