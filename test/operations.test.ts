@@ -274,8 +274,8 @@ describe('Segment Contact → Update', () => {
 			parameters: {
 				...segmentContactParameters,
 				contactId: '={{ $json.crmId }}',
-				firstName: '={{ $json.first }}',
-				lastName: '={{ $json.last }}',
+				contactFirstName: '={{ $json.first }}',
+				contactLastName: '={{ $json.last }}',
 				phone: '={{ $json.phone }}',
 			},
 			items: rows,

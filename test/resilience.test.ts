@@ -19,12 +19,12 @@ const CALLS = '/api/v1/playground/call';
 
 const contactRows = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contactParameters = (options: object = {}): INodeParameters => ({
+const contactParameters = (options: INodeParameters = {}): INodeParameters => ({
 	...segmentContactParameters,
 	contactId: '={{ $json.id }}',
 	options,
 });
-const callParameters = (options: object = {}): INodeParameters => ({
+const callParameters = (options: INodeParameters = {}): INodeParameters => ({
 	...playgroundCallParameters,
 	firstName: '={{ $json.name }}',
 	options,

@@ -86,8 +86,8 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 
 	it.each([
 		['Contact ID', { contactId: '={{ "" }}' }, 'Invalid input: "Contact ID" is required [item 0]'],
-		['First Name', { firstName: '={{ "" }}' }, 'Invalid input: "first_name" (First Name) is required [item 0]'],
-		['Last Name', { lastName: '={{ null }}' }, 'Invalid input: "last_name" (Last Name) is required [item 0]'],
+		['First Name', { contactFirstName: '={{ "" }}' }, 'Invalid input: "first_name" (First Name) is required [item 0]'],
+		['Last Name', { contactLastName: '={{ null }}' }, 'Invalid input: "last_name" (Last Name) is required [item 0]'],
 		['Phone', { phone: '={{ "" }}' }, 'Invalid input: "phone" (Phone) is required [item 0]'],
 		['Email', { additionalFields: { email: 'grace' } }, 'Invalid input: "email" (Email) must be an email address such as name@example.com [item 0]'],
 		['Job Title', { additionalFields: { jobTitle: '={{ ["a"] }}' } }, 'Invalid input: "job_title" (Job Title) must be text [item 0]'],

@@ -4,7 +4,7 @@ import { assistantDescription } from './resources/assistant';
 import { knowledgeBaseDescription } from './resources/knowledgeBase';
 import { playgroundCallDescription } from './resources/playgroundCall';
 import { segmentContactDescription } from './resources/segmentContact';
-import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME } from './shared/credential';
+import { CREDENTIAL_NAME } from './shared/credential';
 import { requestPolicyOptions } from './shared/requestPolicy';
 import { sendRequest } from './shared/sendRequest';
 
@@ -22,8 +22,8 @@ export class VoiceAssistant implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
+		// The base URL is set per run from the credential, in sendRequest.
 		requestDefaults: {
-			baseURL: API_BASE_URL_EXPRESSION,
 			headers: { Accept: 'application/json' },
 			json: true,
 			// Error statuses reach failOnHttpError with their headers (Retry-After) instead of throwing.

@@ -33,8 +33,8 @@ export const segmentContactParameters: INodeParameters = {
 	resource: 'segmentContact',
 	operation: 'update',
 	contactId: 'contact-42',
-	firstName: 'Grace',
-	lastName: 'Hopper',
+	contactFirstName: 'Grace',
+	contactLastName: 'Hopper',
 	phone: '+14155550123',
 	additionalFields: {},
 };

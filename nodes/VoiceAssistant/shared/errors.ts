@@ -66,13 +66,24 @@ export function readHttpFailure(error: unknown): HttpFailure {
 	};
 }
 
-/** The service's own explanation from an error body (error body shape: not shown in the spec). */
-export function serviceMessage(body: unknown): string | undefined {
+const MAX_MESSAGE_LENGTH = 300;
+
+/**
+ * The service's own explanation from an error body (error body shape: not shown in the spec),
+ * with the secret removed before it is shortened, so no fragment of it can survive.
+ */
+export function serviceMessage(body: unknown, secret?: string): string | undefined {
+	const said = rawServiceMessage(body);
+	const text = redact(said, secret);
+	return text && text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;
+}
+
+function rawServiceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (!text) return undefined;
 		if (/^<(!doctype|html)/i.test(text)) return 'the service answered with an HTML page instead of JSON';
-		return text.length > 300 ? `${text.slice(0, 300)}…` : text;
+		return text;
 	}
 	if (!body || typeof body !== 'object') return undefined;
 	const data = body as IDataObject;
@@ -107,8 +118,12 @@ const NOUN_BY_PATH: Array<[RegExp, string]> = [
 	[/segment\/contact/, 'segment contact'],
 ];
 
-function describeFailure(failure: HttpFailure, context: FailureContext): { message: string; description?: string } {
-	const said = serviceMessage(failure.body);
+function describeFailure(
+	failure: HttpFailure,
+	context: FailureContext,
+	secret: string | undefined,
+): { message: string; description?: string } {
+	const said = serviceMessage(failure.body, secret);
 	const status = failure.status;
 	const retried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
 	switch (failure.kind) {
@@ -187,7 +202,7 @@ export function toUserError(
 	itemIndex: number,
 	secret: string | undefined,
 ): NodeApiError {
-	const { message, description } = describeFailure(failure, context);
+	const { message, description } = describeFailure(failure, context, secret);
 	// Only HTTP statuses: n8n swaps the message for a generic text when httpCode is an errno like ECONNREFUSED.
 	const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
 	const safeMessage = redact(message, secret) as string;

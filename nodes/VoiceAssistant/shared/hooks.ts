@@ -17,33 +17,15 @@ export interface RequestContract {
 	idLabel?: string;
 }
 
-function baseUrlProblem(baseURL: unknown): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(String(baseURL ?? ''));
-	} catch {
-		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return '"Base URL" in the credential must start with http:// or https://';
-	}
-	if (url.username || url.password) {
-		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
-	}
-	return undefined;
-}
-
 function idProblem(qs: IDataObject, label: string): string | undefined {
 	if (typeof qs.id === 'number') qs.id = String(qs.id);
-	if (qs.id === undefined || qs.id === '') return `"${label}" is required`;
+	if (qs.id === undefined || qs.id === null || qs.id === '') return `"${label}" is required`;
 	if (typeof qs.id !== 'string') return `"${label}" must be text`;
 	if (qs.id.trim() === '') return `"${label}" must not be empty`;
 	return undefined;
 }
 
 function problemsOf(contract: RequestContract, options: IHttpRequestOptions, context: IExecuteSingleFunctions): string[] {
-	const urlProblem = baseUrlProblem(options.baseURL);
-	if (urlProblem) return [urlProblem];
 	const problems: string[] = [];
 	if (contract.idLabel) {
 		const problem = idProblem((options.qs ??= {}), contract.idLabel);
@@ -61,8 +43,9 @@ function problemsOf(contract: RequestContract, options: IHttpRequestOptions, con
 }
 
 /**
- * The preSend hook of an operation: checks the credential's base URL, the record id and the
- * body against the spec before anything is sent. An invalid item fails on its own; the others
+ * The preSend hook of an operation: checks the record id and the body against the spec before
+ * anything is sent. It never awaits, so with n8n running every item's preSend before any request
+ * goes out, one invalid item stops the run before the first request. An invalid item fails on its own; the others
  * still run when the node continues on fail, and nothing at all is sent when it does not.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {

@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { ConcurrencyLimiter } from './concurrency';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
+import { readApiTarget, type ApiTarget } from './transport';
 
 /**
  * State shared by the items of one node run: the concurrency limiter, the pause a rate limit
@@ -27,8 +28,16 @@ export class RunState {
 	/** Items whose input was invalid while the node continues on fail: answered without a request. */
 	readonly invalidItems = new Map<number, NodeOperationError>();
 
+	private target: Promise<ApiTarget> | undefined;
+
 	constructor(readonly policy: RequestPolicy) {
 		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
+	}
+
+	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
+	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
+		this.target ??= readApiTarget(context);
+		return await this.target;
 	}
 
 	pauseUntil(epochMs: number): void {

@@ -4,10 +4,10 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { CREDENTIAL_NAME } from './credential';
 import { readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
 import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
+import { invalidInputError } from './validation';
 
 type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
 
@@ -15,11 +15,6 @@ async function waitForPause(state: RunState, signal: AbortSignal | undefined): P
 	while (state.pausedUntil > Date.now() && !signal?.aborted) {
 		await sleep(state.pausedUntil - Date.now());
 	}
-}
-
-async function apiKeyOf(context: IExecutePaginationFunctions): Promise<string | undefined> {
-	const credentials = await context.getCredentials(CREDENTIAL_NAME).catch(() => undefined);
-	return typeof credentials?.apiKey === 'string' ? credentials.apiKey : undefined;
 }
 
 function originOf(baseURL: unknown): string {
@@ -76,9 +71,9 @@ async function sendWithRetries(
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
 			if (!decision.retry || signal?.aborted) {
-				const context_ = failureContext(requestData, attempt + 1);
-				const secret = await apiKeyOf(context);
-				return { error: toUserError(context.getNode(), failure, context_, context.getItemIndex(), secret) };
+				const { apiKey } = await state.apiTarget(context);
+				const where = failureContext(requestData, attempt + 1);
+				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), apiKey) };
 			}
 			if (retryAfterMs !== undefined) state.pauseUntil(Date.now() + retryAfterMs);
 			waitedMs += decision.delayMs;
@@ -112,9 +107,13 @@ export async function sendRequest(
 	const invalid = state.invalidItems.get(itemIndex);
 	if (invalid) return [errorItem(invalid, itemIndex)];
 
+	const target = await state.apiTarget(this);
+	requestData.options.baseURL = target.root;
 	let outcome: Outcome;
 	if (state.stopError) {
 		outcome = { error: state.stopError };
+	} else if (target.problem) {
+		outcome = { error: invalidInputError(this.getNode(), [target.problem], itemIndex) };
 	} else {
 		await state.limiter.acquire();
 		try {

@@ -1,13 +1,53 @@
-import type { IDataObject, IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestMethods,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
 import { readHttpFailure, toUserError } from './errors';
 
-/** Same rule as API_BASE_URL_EXPRESSION, for code that runs outside the declarative engine. */
+/** Same rule as API_BASE_URL_EXPRESSION (used by the credential test, which runs no node code). */
 export function apiRoot(baseUrl: unknown): string {
 	return String(baseUrl ?? '')
 		.trim()
 		.replace(/\/+$/, '')
 		.replace(/\/api\/v1$/i, '');
+}
+
+/** Why the credential's Base URL cannot be used, if it cannot. */
+export function baseUrlProblem(root: string): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(root);
+	} catch {
+		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return '"Base URL" in the credential must start with http:// or https://';
+	}
+	if (url.username || url.password) {
+		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
+	}
+	return undefined;
+}
+
+export interface ApiTarget {
+	root: string;
+	apiKey: string | undefined;
+	/** Set when the Base URL cannot be used; nothing may be sent then. */
+	problem?: string;
+}
+
+/** Where requests go and the key they carry, read from the credential. */
+export async function readApiTarget(
+	context: IExecuteSingleFunctions | ILoadOptionsFunctions,
+): Promise<ApiTarget> {
+	const credentials = (await context.getCredentials(CREDENTIAL_NAME)) as IDataObject;
+	const root = apiRoot(credentials.baseUrl);
+	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
+	return { root, apiKey, problem: baseUrlProblem(root) };
 }
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
@@ -16,8 +56,8 @@ export async function apiRequest(
 	method: IHttpRequestMethods,
 	path: string,
 ): Promise<unknown> {
-	const credentials = (await this.getCredentials(CREDENTIAL_NAME)) as IDataObject;
-	const root = apiRoot(credentials.baseUrl);
+	const { root, apiKey, problem } = await readApiTarget(this);
+	if (problem) throw new NodeOperationError(this.getNode(), problem);
 	try {
 		return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method,
@@ -26,7 +66,6 @@ export async function apiRequest(
 		});
 	} catch (error) {
 		const context = { method, path, origin: root, attempts: 1 };
-		const secret = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
-		throw toUserError(this.getNode(), readHttpFailure(error), context, 0, secret);
+		throw toUserError(this.getNode(), readHttpFailure(error), context, 0, apiKey);
 	}
 }

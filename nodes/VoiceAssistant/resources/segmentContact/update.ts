@@ -44,7 +44,7 @@ export const updateFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'First Name',
-		name: 'firstName',
+		name: 'contactFirstName',
 		type: 'string',
 		required: true,
 		default: '',
@@ -53,7 +53,7 @@ export const updateFields: INodeProperties[] = [
 	},
 	{
 		displayName: 'Last Name',
-		name: 'lastName',
+		name: 'contactLastName',
 		type: 'string',
 		required: true,
 		default: '',
