@@ -290,4 +290,25 @@ describe('Segment Contact → Update', () => {
 		const request = sim.requests.find((r) => r.query.id === 'c-7');
 		expect(request?.body).toEqual({ first_name: 'First7', last_name: 'Last7', phone: String(4915100007) });
 	});
+
+	it('maps automatically from input items named as the API names the fields', async () => {
+		const rows = [
+			{ json: { id: 'c-1', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', email: 'ada@example.com', crm_owner: 'x' } },
+			{ json: { id: 2, first_name: 'Alan', last_name: 'Turing', phone: 4915100000, job_title: '', lead_status: 'new' } },
+		];
+		const { outputs } = await runNode({
+			parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto' },
+			items: rows,
+			credentials: credentials(),
+		});
+		const byId = Object.fromEntries(sim.requests.map((r) => [r.query.id, r.body]));
+		expect(byId).toEqual({
+			'c-1': { first_name: 'Ada', last_name: 'Lovelace', phone: '+1', email: 'ada@example.com' },
+			'2': { first_name: 'Alan', last_name: 'Turing', phone: '4915100000', lead_status: 'new' },
+		});
+		expect(outputs[0].map((item) => [item.json.id, item.pairedItem])).toEqual([
+			['c-1', { item: 0 }],
+			['2', { item: 1 }],
+		]);
+	});
 });

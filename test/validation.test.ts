@@ -95,6 +95,14 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 		await expectRejected({ ...segmentContactParameters, ...change }, message);
 	});
 
+	it('Segment Contact mapped automatically names the missing input field', async () => {
+		await expectRejected(
+			{ resource: 'segmentContact', operation: 'update', mappingMode: 'auto' },
+			'Invalid input: "Contact ID" is required (and 1 more) [item 0]',
+			[{ json: { first_name: 'Ada', last_name: 'L' } }],
+		);
+	});
+
 	it.each([
 		['with a user name and password', 'http://user:secret@127.0.0.1:9', 'must not contain a user name or password'],
 		['without a scheme', 'api.example.com', 'must be a full URL such as https://api.example.com'],

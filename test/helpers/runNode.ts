@@ -60,7 +60,7 @@ class InputNode implements INodeType {
 }
 
 class NodeTypes implements INodeTypes {
-	private readonly nodeType = loadNodeType();
+	constructor(private readonly nodeType: INodeType = loadNodeType()) {}
 
 	private readonly inputType = new InputNode();
 
@@ -131,6 +131,8 @@ export interface RunOptions {
 	credentials: { apiKey: string; baseUrl: string };
 	continueOnFail?: boolean;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
+	/** Another node type to run in the same harness (benchmarks compare against a probe node). */
+	nodeType?: INodeType;
 }
 
 export interface RunResult {
@@ -149,7 +151,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		typeVersion: 1,
 		position: [0, 0],
 		parameters: options.parameters,
-		credentials: { voiceAssistantApi: { id: '1', name: 'Voice Assistant account' } },
+		credentials: {
+			[options.nodeType?.description.credentials?.[0]?.name ?? 'voiceAssistantApi']: { id: '1', name: 'Test account' },
+		},
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 	};
@@ -167,7 +171,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		nodes: [input, node],
 		connections,
 		active: false,
-		nodeTypes: new NodeTypes(),
+		nodeTypes: new NodeTypes(options.nodeType),
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {

@@ -3,8 +3,11 @@ import type { z } from 'zod/v4';
 import { getRunState, stopRunUnlessContinuing } from './runState';
 import { check, invalidInputError, type FieldLabels } from './validation';
 
-/** What n8n's routing assembled, turned into the body the spec describes, or the reason it cannot be. */
-export type Normalized = { body: Record<string, unknown> } | { problem: string };
+/**
+ * What n8n's routing assembled, turned into the body the spec describes (and, for updates mapped
+ * from the input item, the record id), or the reason it cannot be.
+ */
+export type Normalized = { body: Record<string, unknown>; id?: unknown } | { problem: string };
 
 export interface RequestContract {
 	/** Spec schema of the JSON body; absent for requests without one. */
@@ -25,16 +28,22 @@ function idProblem(qs: IDataObject, label: string): string | undefined {
 	return undefined;
 }
 
-function problemsOf(contract: RequestContract, options: IHttpRequestOptions, context: IExecuteSingleFunctions): string[] {
+function problemsOf(
+	contract: RequestContract,
+	options: IHttpRequestOptions,
+	context: IExecuteSingleFunctions,
+): string[] {
+	const qs = (options.qs ??= {});
+	const assembled = (options.body ?? {}) as IDataObject;
+	const normalized = contract.normalize ? contract.normalize(assembled, context) : { body: assembled };
+	if ('problem' in normalized) return [normalized.problem];
+	if (normalized.id !== undefined) qs.id = normalized.id as string;
 	const problems: string[] = [];
 	if (contract.idLabel) {
-		const problem = idProblem((options.qs ??= {}), contract.idLabel);
+		const problem = idProblem(qs, contract.idLabel);
 		if (problem) problems.push(problem);
 	}
 	if (contract.body) {
-		const assembled = (options.body ?? {}) as IDataObject;
-		const normalized = contract.normalize ? contract.normalize(assembled, context) : { body: assembled };
-		if ('problem' in normalized) return [...problems, normalized.problem];
 		const checked = check(contract.body, normalized.body, contract.labels ?? {});
 		if (checked.ok) options.body = checked.value as IDataObject;
 		else problems.push(...checked.problems);
@@ -44,9 +53,9 @@ function problemsOf(contract: RequestContract, options: IHttpRequestOptions, con
 
 /**
  * The preSend hook of an operation: checks the record id and the body against the spec before
- * anything is sent. It never awaits, so with n8n running every item's preSend before any request
- * goes out, one invalid item stops the run before the first request. An invalid item fails on its own; the others
- * still run when the node continues on fail, and nothing at all is sent when it does not.
+ * anything is sent. An invalid item fails on its own; the others still run when the node
+ * continues on fail. It never awaits: n8n runs every item's preSend before the first request goes
+ * out, so when the node does not continue on fail, one invalid item means nothing is sent.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {

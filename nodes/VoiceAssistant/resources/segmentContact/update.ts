@@ -1,9 +1,11 @@
-import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/coerce';
+import type { Normalized } from '../../shared/hooks';
 import { operationRouting, sendInBody, sendInQuery } from '../../shared/routing';
 import { ENDPOINTS, SEGMENT_CONTACT_OPTIONAL_FIELDS, segmentContactSchema } from '../../shared/spec';
 
 const showOnlyForUpdate = { resource: ['segmentContact'], operation: ['update'] };
+const showForManualMapping = { ...showOnlyForUpdate, mappingMode: ['manual'] };
 
 const labels = {
 	first_name: 'First Name',
@@ -16,6 +18,25 @@ const labels = {
 	lead_status: 'Lead Status',
 };
 
+/** "Map Automatically": the input item already carries the API's field names (and the id). */
+function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; id: unknown } {
+	const json = context.getInputData().json;
+	const body: IDataObject = {};
+	for (const field of Object.keys(labels)) {
+		if (field in json) body[field] = json[field];
+	}
+	return { body, id: json.id };
+}
+
+function normalizeContact(assembled: IDataObject, context: IExecuteSingleFunctions): Normalized {
+	const mapped =
+		context.getNodeParameter('mappingMode', 'manual') === 'auto'
+			? fromInputItem(context)
+			: { body: assembled, id: undefined };
+	const body = withoutEmpty(textFields(mapped.body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS);
+	return { body, id: typeof mapped.id === 'number' ? String(mapped.id) : mapped.id ?? undefined };
+}
+
 export const updateOperation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
@@ -25,20 +46,39 @@ export const updateOperation: INodePropertyOptions = {
 		body: segmentContactSchema,
 		labels,
 		idLabel: 'Contact ID',
-		normalize: (body) => ({
-			body: withoutEmpty(textFields(body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS),
-		}),
+		normalize: normalizeContact,
 	}),
 };
 
 export const updateFields: INodeProperties[] = [
+	{
+		displayName: 'Mapping Mode',
+		name: 'mappingMode',
+		type: 'options',
+		noDataExpression: true,
+		options: [
+			{
+				name: 'Map Each Field Manually',
+				value: 'manual',
+				description: 'Set each field below, e.g. with expressions',
+			},
+			{
+				name: 'Map Automatically',
+				value: 'auto',
+				description:
+					'Take the fields of the input item named as the API names them: ID, first_name, last_name, phone, email, description, job_title, lifecycle_stage, lead_status',
+			},
+		],
+		default: 'manual',
+		displayOptions: { show: showOnlyForUpdate },
+	},
 	{
 		displayName: 'Contact ID',
 		name: 'contactId',
 		type: 'string',
 		required: true,
 		default: '',
-		displayOptions: { show: showOnlyForUpdate },
+		displayOptions: { show: showForManualMapping },
 		description: "ID of the segment's contact to update",
 		routing: sendInQuery('id'),
 	},
@@ -48,7 +88,7 @@ export const updateFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		displayOptions: { show: showOnlyForUpdate },
+		displayOptions: { show: showForManualMapping },
 		routing: sendInBody('first_name'),
 	},
 	{
@@ -57,7 +97,7 @@ export const updateFields: INodeProperties[] = [
 		type: 'string',
 		required: true,
 		default: '',
-		displayOptions: { show: showOnlyForUpdate },
+		displayOptions: { show: showForManualMapping },
 		routing: sendInBody('last_name'),
 	},
 	{
@@ -67,7 +107,7 @@ export const updateFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		placeholder: 'e.g. +14155550100',
-		displayOptions: { show: showOnlyForUpdate },
+		displayOptions: { show: showForManualMapping },
 		routing: sendInBody('phone'),
 	},
 	{
@@ -76,7 +116,7 @@ export const updateFields: INodeProperties[] = [
 		type: 'collection',
 		placeholder: 'Add Field',
 		default: {},
-		displayOptions: { show: showOnlyForUpdate },
+		displayOptions: { show: showForManualMapping },
 		options: [
 			{
 				displayName: 'Description',
