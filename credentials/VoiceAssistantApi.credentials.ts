@@ -51,6 +51,7 @@ export class VoiceAssistantApi implements ICredentialType {
 			baseURL: API_BASE_URL_EXPRESSION,
 			url: ENDPOINTS.listAssistants.path,
 			method: ENDPOINTS.listAssistants.method,
+			disableFollowRedirect: true,
 		},
 		rules: [401, 403].map((status) => ({
 			type: 'responseCode' as const,

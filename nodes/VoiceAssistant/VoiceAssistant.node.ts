@@ -28,6 +28,8 @@ export class VoiceAssistant implements INodeType {
 			json: true,
 			// Error statuses reach failOnHttpError with their headers (Retry-After) instead of throwing.
 			ignoreHttpStatusErrors: true,
+			// n8n's client would forward x-api-key to whatever host a redirect names.
+			disableFollowRedirect: true,
 		},
 		// Every operation sets `paginate`, so n8n hands each item's request to sendRequest.
 		requestOperations: { pagination: sendRequest },

@@ -304,7 +304,7 @@ describe('a redirect to another origin', () => {
 
 	// BUG: n8n follows redirects, and its HTTP client forwards every custom header, x-api-key
 	// included, to whatever origin the Location names (it only strips Authorization and Cookie).
-	it.failing.each(redirects)('%s answered with %d does not carry the key there', async (_name, status, operation) => {
+	it.each(redirects)('%s answered with %d does not carry the key there', async (_name, status, operation) => {
 		elsewhere.reset();
 		sim().failNext({ status, headers: { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/collect` } });
 		const result = await run(sim(), KEY, { parameters: { ...operation.parameters, options: { maxRetries: 0 } } });

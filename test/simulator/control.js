@@ -55,6 +55,8 @@ async function handleControl(req, res, url, sim) {
 			});
 		case 'GET /stats':
 			return sendJson(res, 200, sim.stats);
+		case 'GET /summary':
+			return sendJson(res, 200, summarize(sim));
 		case 'GET /data':
 			return sendJson(res, 200, sim.data);
 		case 'POST /reset':
@@ -69,4 +71,42 @@ async function handleControl(req, res, url, sim) {
 	}
 }
 
-module.exports = { CONTROL_PREFIX, isControlPath, handleControl };
+/** Percentile of sorted numbers (nearest rank). */
+function percentile(sorted, p) {
+	return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
+}
+
+/**
+ * Figures for benchmarks, small however many requests were recorded: counts by status,
+ * server-side latency percentiles, and how often each change was applied.
+ */
+function summarize(sim) {
+	const byStatus = {};
+	const latencies = [];
+	let firstAt = Infinity;
+	let lastAt = 0;
+	for (const request of sim.requests) {
+		byStatus[request.status] = (byStatus[request.status] ?? 0) + 1;
+		firstAt = Math.min(firstAt, request.receivedAt);
+		if (request.answeredAt !== undefined) {
+			latencies.push(request.answeredAt - request.receivedAt);
+			lastAt = Math.max(lastAt, request.answeredAt);
+		}
+	}
+	latencies.sort((a, b) => a - b);
+	const counts = [...sim.ledger.countsByKey.values()];
+	return {
+		total: sim.requests.length,
+		maxInFlight: sim.stats.maxInFlight,
+		byStatus,
+		p50Ms: percentile(latencies, 50),
+		p99Ms: percentile(latencies, 99),
+		firstAt: Number.isFinite(firstAt) ? firstAt : undefined,
+		lastAt: lastAt || undefined,
+		appliedChanges: sim.ledger.applied.length,
+		distinctChanges: counts.length,
+		duplicatedChanges: counts.filter((count) => count > 1).length,
+	};
+}
+
+module.exports = { CONTROL_PREFIX, isControlPath, handleControl, summarize };

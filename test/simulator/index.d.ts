@@ -63,6 +63,8 @@ export interface RecordedRequest {
 	status: number;
 	/** Date.now() when the request arrived. */
 	receivedAt: number;
+	/** Date.now() when it was answered or reset; absent while pending. */
+	answeredAt?: number;
 	outcome: Outcome;
 	/** True when answered from failNext. */
 	canned?: boolean;

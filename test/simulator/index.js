@@ -199,6 +199,7 @@ async function createSimulator(options) {
 			answered = true;
 			record.status = status;
 			record.outcome = outcome;
+			record.answeredAt = Date.now();
 			stats.inFlight -= 1;
 			return true;
 		};

@@ -29,9 +29,17 @@ export function withoutEmpty(body: IDataObject, fields: readonly string[]): IDat
 	return result;
 }
 
-/** "+1 555 0100, +1 555 0101" (also ; or new lines), a list, or a single number → a list of numbers. */
+/**
+ * "+1 555 0100, +1 555 0101" (also ; or new lines), a list, a list written as JSON text (as AI
+ * agents often write one), or a single number → a list of numbers.
+ */
 export function phoneNumberList(value: unknown): unknown {
 	if (typeof value === 'number') return [asText(value)];
+	if (typeof value === 'string' && value.trim().startsWith('[')) {
+		const parsed = parseJsonInput(value);
+		// Not JSON after all: leave it as text, which the schema refuses (it is not a list).
+		return 'value' in parsed && Array.isArray(parsed.value) ? parsed.value.map(asText) : value;
+	}
 	if (typeof value === 'string') {
 		return value
 			.split(/[,;\n]/)

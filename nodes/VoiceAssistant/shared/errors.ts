@@ -6,7 +6,7 @@ import type {
 	INodeExecutionData,
 	JsonObject,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { failureKindOf, type FailureKind } from './retry';
 
 /** What a failed HTTP attempt tells us, read off n8n's error without keeping the request (and its headers). */
@@ -22,16 +22,41 @@ export interface HttpFailure {
 /** Responses the node answered with a status of 400 or more, kept aside by failOnHttpError. */
 const failedResponses = new WeakMap<Error, { status: number; headers: IDataObject; body: unknown }>();
 
+/** An HTML page (a proxy, a login page, a web site at the Base URL) rather than the API's JSON. */
+export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
+	if (typeof body !== 'string' || body.trim() === '') return false;
+	return String(headers['content-type'] ?? '').includes('text/html') || /^\s*<(!doctype|html)/i.test(body);
+}
+
 /**
  * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so an error
  * status arrives here with its headers (n8n's own request error drops them, and with them
- * Retry-After); it is turned into an error that sendRequest can read and retry.
+ * Retry-After); it is turned into an error that sendRequest can read and retry. A redirect or
+ * an HTML page is never the service's answer: a wrong Base URL, a proxy or a login page.
  */
 export async function failOnHttpError(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
+	if (response.statusCode >= 300 && response.statusCode < 400) {
+		const location = String(response.headers.location ?? '');
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service redirected the request (HTTP ${response.statusCode})${location ? ` to ${originOf(location)}` : ''}: check the Base URL in the credential`,
+			{
+				itemIndex: this.getItemIndex(),
+				description: 'Redirects are not followed, so the API key is never sent to another address.',
+			},
+		);
+	}
+	if (response.statusCode < 400 && isHtml(response.body, response.headers)) {
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service answered with an HTML page instead of JSON (HTTP ${response.statusCode}): check the Base URL in the credential`,
+			{ itemIndex: this.getItemIndex(), description: 'Nothing was done: the answer came from a web page, not the API.' },
+		);
+	}
 	if (response.statusCode < 400) return items;
 	const error = new NodeApiError(this.getNode(), { message: `HTTP ${response.statusCode}` }, {
 		httpCode: String(response.statusCode),
@@ -82,7 +107,7 @@ function rawServiceMessage(body: unknown): string | undefined {
 	if (typeof body === 'string') {
 		const text = body.trim();
 		if (!text) return undefined;
-		if (/^<(!doctype|html)/i.test(text)) return 'the service answered with an HTML page instead of JSON';
+		if (isHtml(text)) return 'the service answered with an HTML page instead of JSON';
 		return text;
 	}
 	if (!body || typeof body !== 'object') return undefined;
@@ -182,6 +207,15 @@ function describeFailure(
 			};
 		default:
 			return { message: `The request to ${context.origin} failed: ${failure.rawMessage}` };
+	}
+}
+
+/** The scheme, host and port of a URL (never its path, query or credentials). */
+export function originOf(url: unknown): string {
+	try {
+		return new URL(String(url)).origin;
+	} catch {
+		return 'another address';
 	}
 }
 

@@ -18,6 +18,8 @@ export interface RequestContract {
 	labels?: FieldLabels;
 	/** Update operations carry the record's id in the `id` query parameter. */
 	idLabel?: string;
+	/** Checks of parameters that are not sent but shape the output (Get Many's limit, filters). */
+	checkParameters?: (context: IExecuteSingleFunctions) => string[];
 }
 
 function idProblem(qs: IDataObject, label: string): string | undefined {
@@ -48,6 +50,7 @@ function problemsOf(
 		if (checked.ok) options.body = checked.value as IDataObject;
 		else problems.push(...checked.problems);
 	}
+	if (contract.checkParameters) problems.push(...contract.checkParameters(context));
 	return problems;
 }
 

@@ -1,6 +1,18 @@
-import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { ASSISTANT_ID_FIELDS, SIMPLIFIED_ASSISTANT_FIELDS } from './spec';
+import { isHtml } from './errors';
+import {
+	ASSISTANT_ID_FIELDS,
+	ASSISTANT_LANGUAGES,
+	ASSISTANT_TYPES,
+	LANGUAGE_NAMES,
+	SIMPLIFIED_ASSISTANT_FIELDS,
+} from './spec';
 
 /** The assistant's identifier: the spec does not show its field name, so the usual ones are tried. */
 export function assistantId(assistant: IDataObject): string | undefined {
@@ -12,8 +24,8 @@ export function assistantId(assistant: IDataObject): string | undefined {
 }
 
 export function assistantList(body: unknown): IDataObject[] | undefined {
-	if (Array.isArray(body)) return body.filter((entry) => entry && typeof entry === 'object') as IDataObject[];
-	return undefined;
+	if (!Array.isArray(body)) return undefined;
+	return body.filter((entry) => entry && typeof entry === 'object' && !Array.isArray(entry)) as IDataObject[];
 }
 
 function simplify(assistant: IDataObject): IDataObject {
@@ -25,6 +37,67 @@ function simplify(assistant: IDataObject): IDataObject {
 	return result;
 }
 
+interface ListOptions {
+	returnAll: boolean;
+	limit: number;
+	simplify: boolean;
+	type?: string;
+	language?: string;
+}
+
+/** A boolean from the UI, or from an expression or an AI agent that wrote it as text. */
+function flag(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	if (value === 'true' || value === 'false') return value === 'true';
+	return undefined;
+}
+
+/** A filter value: the spec's code in any case, or (for languages) the language's English name. */
+function oneOf(value: unknown, codes: readonly string[], names: Record<string, string> = {}): string | undefined {
+	const text = String(value).trim().toLowerCase();
+	return (
+		codes.find((code) => code === text) ??
+		Object.keys(names).find((code) => names[code].toLowerCase() === text)
+	);
+}
+
+/** Get Many's parameters, checked: what the output should be, or what is wrong with them. */
+function readListOptions(context: IExecuteSingleFunctions): { options: ListOptions; problems: string[] } {
+	const problems: string[] = [];
+	const returnAll = flag(context.getNodeParameter('returnAll', false));
+	if (returnAll === undefined) problems.push('"Return All" must be true or false');
+	const simplifyOutput = flag(context.getNodeParameter('simplify', true));
+	if (simplifyOutput === undefined) problems.push('"Simplify" must be true or false');
+	let limit = Infinity;
+	if (returnAll === false) {
+		limit = Number(context.getNodeParameter('limit', 50));
+		if (!Number.isInteger(limit) || limit < 1) problems.push('"Limit" must be a whole number of at least 1');
+	}
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options: ListOptions = { returnAll: returnAll ?? false, limit, simplify: simplifyOutput ?? true };
+	if (filters.type !== undefined && filters.type !== '') {
+		options.type = oneOf(filters.type, ASSISTANT_TYPES);
+		if (!options.type) problems.push(`"Filters → Type" must be one of: ${ASSISTANT_TYPES.join(', ')}`);
+	}
+	if (filters.language !== undefined && filters.language !== '') {
+		options.language = oneOf(filters.language, ASSISTANT_LANGUAGES, LANGUAGE_NAMES);
+		if (!options.language) problems.push(`"Filters → Language" must be one of: ${ASSISTANT_LANGUAGES.join(', ')}`);
+	}
+	return { options, problems };
+}
+
+/** preSend check of Get Many: a wrong limit or filter fails before the list is fetched. */
+export function listParameterProblems(context: IExecuteSingleFunctions): string[] {
+	return readListOptions(context).problems;
+}
+
+function describeBody(body: unknown, headers: IDataObject): string {
+	if (body === '' || body === undefined) return 'an empty body';
+	if (body === null) return 'null';
+	if (isHtml(body, headers)) return 'an HTML page';
+	return Array.isArray(body) ? 'a list' : typeof body === 'object' ? 'an object' : `a ${typeof body}`;
+}
+
 /** postReceive of Assistant → Get Many: filters, limits and simplifies the list, one item per assistant. */
 export async function shapeAssistantList(
 	this: IExecuteSingleFunctions,
@@ -33,20 +106,22 @@ export async function shapeAssistantList(
 ): Promise<INodeExecutionData[]> {
 	const list = assistantList(response.body);
 	if (!list) {
-		const got = response.body === '' || response.body === undefined ? 'an empty body' : typeof response.body;
-		throw new NodeOperationError(this.getNode(), `The service answered the assistant list with ${got} instead of a list`, {
-			itemIndex: this.getItemIndex(),
-			description: 'Check that the Base URL in the credential points at the voice assistant service.',
-		});
+		throw new NodeOperationError(
+			this.getNode(),
+			`The service answered the assistant list with ${describeBody(response.body, response.headers)} instead of a list`,
+			{
+				itemIndex: this.getItemIndex(),
+				description: 'Check that the Base URL in the credential points at the voice assistant service.',
+			},
+		);
 	}
-	const filters = this.getNodeParameter('filters', {}) as IDataObject;
-	const returnAll = this.getNodeParameter('returnAll', false) as boolean;
-	const simplifyOutput = this.getNodeParameter('simplify', true) as boolean;
-	let assistants = list.filter(
-		(assistant) =>
-			(!filters.type || assistant.type === filters.type) &&
-			(!filters.language || assistant.language === filters.language),
-	);
-	if (!returnAll) assistants = assistants.slice(0, this.getNodeParameter('limit', 50) as number);
-	return assistants.map((assistant) => ({ json: simplifyOutput ? simplify(assistant) : assistant }));
+	const { options } = readListOptions(this);
+	const assistants = list
+		.filter(
+			(assistant) =>
+				(!options.type || assistant.type === options.type) &&
+				(!options.language || assistant.language === options.language),
+		)
+		.slice(0, options.limit);
+	return assistants.map((assistant) => ({ json: options.simplify ? simplify(assistant) : assistant }));
 }

@@ -4,7 +4,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
-import { readHttpFailure, toUserError, type FailureContext } from './errors';
+import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
 import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
 import { invalidInputError } from './validation';
@@ -14,14 +14,6 @@ type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOpe
 async function waitForPause(state: RunState, signal: AbortSignal | undefined): Promise<void> {
 	while (state.pausedUntil > Date.now() && !signal?.aborted) {
 		await sleep(state.pausedUntil - Date.now());
-	}
-}
-
-function originOf(baseURL: unknown): string {
-	try {
-		return new URL(String(baseURL)).origin;
-	} catch {
-		return String(baseURL ?? '');
 	}
 }
 

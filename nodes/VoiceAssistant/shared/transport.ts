@@ -63,6 +63,7 @@ export async function apiRequest(
 			method,
 			url: `${root}${path}`,
 			json: true,
+			disableFollowRedirect: true,
 		});
 	} catch (error) {
 		const context = { method, path, origin: root, attempts: 1 };

@@ -1,5 +1,5 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { shapeAssistantList } from '../../shared/listAssistants';
+import { listParameterProblems, shapeAssistantList } from '../../shared/listAssistants';
 import { operationRouting } from '../../shared/routing';
 import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES, ENDPOINTS, LANGUAGE_NAMES } from '../../shared/spec';
 
@@ -10,7 +10,11 @@ export const getManyOperation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many assistants',
 	description: 'List the voice-call assistants of the account',
-	routing: operationRouting(ENDPOINTS.listAssistants, {}, [shapeAssistantList]),
+	routing: operationRouting(
+		ENDPOINTS.listAssistants,
+		{ checkParameters: listParameterProblems },
+		[shapeAssistantList],
+	),
 };
 
 export const getManyFields: INodeProperties[] = [
