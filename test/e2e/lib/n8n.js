@@ -52,6 +52,23 @@ async function installedVersion(dir) {
 	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
 }
 
+/** Side folders of installs whose process is gone (interrupted with Ctrl-C, say). */
+function removeAbandonedInstalls(dir) {
+	const parent = path.dirname(dir);
+	if (!fs.existsSync(parent)) return;
+	for (const entry of fs.readdirSync(parent)) {
+		const match = entry.startsWith(`${path.basename(dir)}.partial-`) && /\.partial-(\d+)$/.exec(entry);
+		if (!match) continue;
+		let alive = true;
+		try {
+			process.kill(Number(match[1]), 0);
+		} catch {
+			alive = false;
+		}
+		if (!alive) fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+	}
+}
+
 /**
  * Makes sure the pinned n8n is installed in the cache and returns its `n8n` binary. A cold
  * install (`npm ci` from the committed manifest and lockfile) takes minutes and ~2.3 GB; it
@@ -65,6 +82,7 @@ async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\
 	for (const file of ['package.json', 'package-lock.json']) {
 		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
 	}
+	removeAbandonedInstalls(dir);
 	const partial = `${dir}.partial-${process.pid}`;
 	fs.rmSync(partial, { recursive: true, force: true });
 	fs.mkdirSync(partial, { recursive: true });
@@ -113,7 +131,13 @@ async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\
 /** Builds the package and packs it; returns the tarball's path. */
 async function buildAndPack(destination, log = (line) => process.stdout.write(`${line}\n`)) {
 	log('Building the package (npm run build)...');
-	const build = await runProcess('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 300_000, name: 'build', logDir: destination });
+	const build = await runProcess('npm', ['run', 'build'], {
+		cwd: REPO_ROOT,
+		env: cleanEnv(),
+		timeoutMs: 300_000,
+		name: 'build',
+		logDir: destination,
+	});
 	if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
 	const pack = await runProcess('npm', ['pack', '--json', '--pack-destination', destination], {
 		cwd: REPO_ROOT,
@@ -139,7 +163,10 @@ async function installPackage(userFolder, tarball) {
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(packageDir, { recursive: true, force: true });
 	fs.mkdirSync(packageDir, { recursive: true });
-	const untar = await runProcess('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { name: 'tar', timeoutMs: 60_000 });
+	const untar = await runProcess('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], {
+		name: 'tar',
+		timeoutMs: 60_000,
+	});
 	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 
 	const manifestPath = path.join(packageDir, 'package.json');
@@ -199,6 +226,9 @@ async function freshEnv(userFolder, extra) {
 	return n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra });
 }
 
+/** The end of a command's output, for error messages. */
+const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-4000)}`;
+
 /** Runs one n8n CLI command to completion; throws with its output when it fails. */
 async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false } = {}) {
 	const result = await runProcess(bin, args, {
@@ -207,7 +237,8 @@ async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure
 		name: `n8n-${args[0].replace(/[^a-z-]/gi, '-')}`,
 	});
 	if (!allowFailure && (result.code !== 0 || result.timedOut)) {
-		throw new Error(`n8n ${args.join(' ')} failed (code ${result.code}${result.timedOut ? ', timed out' : ''}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+		const how = `code ${result.code}${result.timedOut ? ', timed out' : ''}`;
+		throw new Error(`n8n ${args.join(' ')} failed (${how}):\n${tail(result)}`);
 	}
 	return result;
 }
@@ -226,37 +257,62 @@ function parseExecuteOutput(stdout) {
 	return JSON.parse(lines.slice(start, end + 1).join('\n'));
 }
 
+/**
+ * `n8n execute --id=… --rawOutput` to completion, unparsed; `onStart` gets the n8n process id
+ * as soon as it runs (the benchmark samples its memory).
+ */
+async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000, onStart } = {}) {
+	return runProcess(bin, ['execute', `--id=${id}`, '--rawOutput'], {
+		env: await freshEnv(userFolder),
+		timeoutMs,
+		name: 'n8n-execute',
+		onStart: onStart && (async (proc) => onStart(await proc.commandPid())),
+	});
+}
+
 /** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. */
 async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000 } = {}) {
 	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true });
 	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
 	const run = parseExecuteOutput(result.stdout);
-	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${result.stdout.slice(-4000)}\n${result.stderr.slice(-4000)}`);
+	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${tail(result)}`);
 	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr };
 }
 
-/** Starts `n8n start` and waits until it answers; returns its URL and a stop function. */
+/**
+ * Starts `n8n start` and waits until it is ready; returns its URL and a stop function. Ready
+ * means our process printed "Editor is now accessible" and /rest/settings answers: a port taken
+ * by someone else in the meantime could otherwise answer for it. If n8n lost the race for its
+ * port, it is started again on another one (unless the port was asked for).
+ */
 async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
-	const listenPort = port ?? (await freePort());
-	const env = n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra });
-	const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
-	const url = `http://127.0.0.1:${listenPort}`;
-	const deadline = Date.now() + 180_000;
-	let exited = false;
-	proc.exited.then(() => (exited = true));
-	for (;;) {
-		if (exited) throw new Error(`n8n start exited early:\n${proc.readStdout().slice(-3000)}\n${proc.readStderr().slice(-3000)}`);
-		if (Date.now() > deadline) {
-			await proc.stop();
-			throw new Error(`n8n start did not become ready within 180 s:\n${proc.readStdout().slice(-3000)}`);
+	for (let attempt = 1; ; attempt++) {
+		const listenPort = port ?? (await freePort());
+		const env = n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra });
+		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
+		const url = `http://127.0.0.1:${listenPort}`;
+		const deadline = Date.now() + 180_000;
+		let exited = false;
+		proc.exited.then(() => (exited = true));
+		for (;;) {
+			if (exited) {
+				const output = `${proc.readStdout()}\n${proc.readStderr()}`;
+				if (port === undefined && attempt < 3 && output.includes('already in use')) break;
+				throw new Error(`n8n start exited early:\n${output.slice(-6000)}`);
+			}
+			if (Date.now() > deadline) {
+				await proc.stop();
+				throw new Error(`n8n start did not become ready within 180 s:\n${proc.readStdout().slice(-3000)}`);
+			}
+			if (proc.readStdout().includes('Editor is now accessible')) {
+				try {
+					const response = await fetch(`${url}/rest/settings`);
+					if (response.ok && !exited) return { url, proc, stop: () => proc.stop(20_000) };
+				} catch {}
+			}
+			await sleep(250);
 		}
-		try {
-			const response = await fetch(`${url}/healthz/readiness`);
-			if (response.ok) break;
-		} catch {}
-		await sleep(250);
 	}
-	return { url, proc, stop: () => proc.stop(20_000) };
 }
 
 function authCookie(response) {
@@ -307,6 +363,7 @@ module.exports = {
 	cacheRoot,
 	ensureN8n,
 	executeWorkflow,
+	executeWorkflowProcess,
 	getWithCookie,
 	installDir,
 	installPackage,

@@ -3,7 +3,8 @@
 /**
  * Child processes for the e2e suite and the demo: each runs in its own process group, so
  * stopping it also stops what it started (n8n's task runners), and output goes to files,
- * never to a pipe that could close early (n8n spins at 100% CPU on EPIPE).
+ * never to a pipe that could close early (n8n spins at 100% CPU on EPIPE). A guard stops the
+ * group when this process goes away, however it ends, so nothing is left behind.
  */
 
 const { spawn } = require('child_process');
@@ -11,6 +12,8 @@ const fs = require('fs');
 const net = require('net');
 const os = require('os');
 const path = require('path');
+
+const GUARD = path.join(__dirname, 'guard.js');
 
 /** A port that was free a moment ago on 127.0.0.1. */
 function freePort() {
@@ -25,12 +28,16 @@ function freePort() {
 	});
 }
 
-/** The environment minus what `npm run` adds (npm_config_ignore_scripts=true, the repo as prefix...). */
+/**
+ * The environment minus what `npm run` adds (npm_config_ignore_scripts=true, the repo as
+ * prefix...) and what jest adds: with NODE_ENV=test n8n silences its logger and keeps its
+ * database in memory.
+ */
 function cleanEnv(extra = {}) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^npm_/i.test(key) && key !== 'INIT_CWD') env[key] = value;
+		if (!/^npm_/i.test(key) && !['INIT_CWD', 'NODE_ENV', 'JEST_WORKER_ID'].includes(key)) env[key] = value;
 	}
 	return { ...env, ...extra };
 }
@@ -56,6 +63,13 @@ function groupAlive(pid) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Leaders of the process groups started here and still running. */
+const running = new Set();
+
+function killAll(signal = 'SIGKILL') {
+	for (const pid of running) killGroup(pid, signal);
+}
+
 /**
  * Starts a command in its own process group; stdout and stderr go to files (or are inherited).
  * @param {string} command
@@ -70,14 +84,17 @@ function startProcess(command, args, options = {}) {
 	const stderrFile = path.join(logDir, `${name}.stderr.log`);
 	const out = options.inherit ? 'inherit' : fs.openSync(stdoutFile, 'w');
 	const err = options.inherit ? 'inherit' : fs.openSync(stderrFile, 'w');
-	const child = spawn(command, args, {
+	// Through guard.js, the leader of the new group: the group goes when this process does.
+	const child = spawn(process.execPath, [GUARD, command, ...args], {
 		cwd: options.cwd,
 		env: options.env ?? process.env,
 		detached: true,
-		stdio: ['ignore', out, err],
+		stdio: ['pipe', out, err],
 	});
+	child.stdin.on('error', () => {});
 	if (typeof out === 'number') fs.closeSync(out);
 	if (typeof err === 'number') fs.closeSync(err);
+	if (child.pid) running.add(child.pid);
 	const exited = new Promise((resolve) => {
 		child.on('exit', (code, signal) => resolve({ code, signal }));
 		child.on('error', (error) => resolve({ code: -1, signal: null, error }));
@@ -90,30 +107,47 @@ function startProcess(command, args, options = {}) {
 		exited,
 		readStdout: () => (options.inherit ? '' : fs.readFileSync(stdoutFile, 'utf8')),
 		readStderr: () => (options.inherit ? '' : fs.readFileSync(stderrFile, 'utf8')),
+		/** The process id of the command itself (the group's leader is its guard). */
+		async commandPid() {
+			for (let i = 0; i < 100; i++) {
+				try {
+					const children = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
+					if (children) return Number(children.split(/\s+/)[0]);
+				} catch {}
+				await sleep(20);
+			}
+			return undefined;
+		},
 		/** Removes the log folder when it is a temporary one made here. */
 		cleanup: () => {
 			if (ownsLogDir) fs.rmSync(logDir, { recursive: true, force: true });
 		},
 		/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the group is gone. */
 		async stop(graceMs = 10_000) {
-			if (!killGroup(child.pid, 'SIGTERM')) return;
+			if (!killGroup(child.pid, 'SIGTERM')) {
+				running.delete(child.pid);
+				return;
+			}
 			const deadline = Date.now() + graceMs;
 			while (groupAlive(child.pid) && Date.now() < deadline) await sleep(100);
 			if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
 			while (groupAlive(child.pid)) await sleep(50);
+			running.delete(child.pid);
 		},
 	};
 }
 
 /**
  * Runs a command to completion. On timeout the whole group gets SIGKILL (n8n may ignore SIGTERM).
+ * `onStart` gets the started process (e.g. to sample the command's memory while it runs).
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, logDir?: string, name?: string, inherit?: boolean }} options
+ * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, logDir?: string, name?: string, inherit?: boolean, onStart?: (proc: any) => void }} options
  * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string, timedOut: boolean }>}
  */
 async function runProcess(command, args, options = {}) {
 	const proc = startProcess(command, args, options);
+	options.onStart?.(proc);
 	let timedOut = false;
 	const timer = setTimeout(() => {
 		timedOut = true;
@@ -123,9 +157,10 @@ async function runProcess(command, args, options = {}) {
 	clearTimeout(timer);
 	// The leader is gone; make sure nothing it started outlives it.
 	killGroup(proc.pid, 'SIGKILL');
+	running.delete(proc.pid);
 	const result = { code, signal, stdout: proc.readStdout(), stderr: proc.readStderr(), timedOut };
 	proc.cleanup();
 	return result;
 }
 
-module.exports = { cleanEnv, freePort, killGroup, runProcess, sleep, startProcess };
+module.exports = { cleanEnv, freePort, killAll, killGroup, runProcess, sleep, startProcess };

@@ -1,0 +1,276 @@
+'use strict';
+
+/**
+ * npm run bench: bulk contact updates in a real n8n (the e2e suite's cached install), compared in
+ * one run on one machine with: the simulator's own capacity (autocannon), n8n's HTTP Request
+ * node, and the smallest possible declarative node (the engine's floor). Prints figures, never
+ * asserts them; the table also goes to bench/results/latest.json and .md.
+ *
+ *   npm run bench                  # all scenarios
+ *   npm run bench -- --quick       # N = 1,000 only
+ *   npm run bench -- --big         # also 100,000 updates through our node (memory)
+ */
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const autocannon = require('autocannon');
+const { buildAndPack, ensureN8n, installPackage, n8nCli, parseExecuteOutput, executeWorkflowProcess } =
+	require('../test/e2e/lib/n8n');
+const { startSimulator } = require('../test/e2e/lib/simulator');
+const { sleep } = require('../test/e2e/lib/processes');
+const { CREDENTIALS, TARGET, benchWorkflow } = require('./workflows');
+
+const N8N_VERSION = '2.8.4';
+const API_KEY = 'bench-api-key';
+const args = new Set(process.argv.slice(2));
+
+const log = (line) => process.stdout.write(`${line}\n`);
+
+/** Peak resident memory of a process (VmHWM), polled until it exits. */
+function trackPeakRss(pid) {
+	let peakKb = 0;
+	const read = () => {
+		try {
+			const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+			const match = /VmHWM:\s+(\d+) kB/.exec(status);
+			if (match) peakKb = Math.max(peakKb, Number(match[1]));
+		} catch {}
+	};
+	const timer = setInterval(read, 50);
+	read();
+	return () => {
+		clearInterval(timer);
+		return peakKb * 1024;
+	};
+}
+
+async function control(sim, pathname, body) {
+	const response = await fetch(`${sim.url}/__sim${pathname}`, {
+		method: body === undefined ? 'GET' : 'POST',
+		headers: body === undefined ? {} : { 'content-type': 'application/json' },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
+	return await response.json();
+}
+
+async function setSimulator(sim, options) {
+	await control(sim, '/options', { latencyMs: 0, rateLimit: null, chaos: null, ...options });
+	await control(sim, '/reset', {});
+}
+
+/** The physical limit: autocannon hammering the same PUT with 10 connections. */
+async function loadToolRow(sim, count) {
+	await control(sim, '/reset', {});
+	const result = await autocannon({
+		url: `${sim.url}/api/v1/segment/contact/update?id=load`,
+		method: 'PUT',
+		connections: 10,
+		amount: count,
+		headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+		body: JSON.stringify({ first_name: 'Load', last_name: 'Tool', phone: '+15550000000' }),
+	});
+	const summary = await control(sim, '/summary');
+	return {
+		wallMs: result.duration * 1000,
+		requestsPerSec: result.requests.average,
+		p50Ms: result.latency.p50,
+		p99Ms: result.latency.p99,
+		peakRss: undefined,
+		succeeded: result['2xx'],
+		failed: result.non2xx + result.errors,
+		applied: summary.appliedChanges,
+		duplicates: 0,
+	};
+}
+
+/** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
+async function n8nRow(ctx, sim, { id, target, count, options }) {
+	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options });
+	const file = path.join(ctx.dir, `${id}.json`);
+	fs.writeFileSync(file, JSON.stringify(workflow));
+	await n8nCli(ctx.bin, ['import:workflow', `--input=${file}`], ctx.userFolder);
+	await control(sim, '/reset', {});
+
+	const started = Date.now();
+	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
+		timeoutMs: 30 * 60_000,
+		onStart: (pid) => (ctx.stopRss = trackPeakRss(pid)),
+	});
+	const peakRss = ctx.stopRss();
+	const processMs = Date.now() - started;
+	const run = parseExecuteOutput(result.stdout);
+	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+	const task = run.data.resultData.runData[TARGET]?.[0];
+	if (!task) throw new Error(`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`);
+	const items = task.data?.main?.[0] ?? [];
+	const failed = items.filter((item) => item.json?.error !== undefined || item.error !== undefined).length;
+	const summary = await control(sim, '/summary');
+	const wallMs = task.executionTime;
+	return {
+		wallMs,
+		processMs,
+		requestsPerSec: (count / wallMs) * 1000,
+		msPerItem: wallMs / count,
+		p50Ms: summary.p50Ms,
+		p99Ms: summary.p99Ms,
+		maxInFlight: summary.maxInFlight,
+		peakRss,
+		succeeded: items.length - failed,
+		failed,
+		applied: summary.distinctChanges,
+		duplicates: summary.duplicatedChanges,
+		requests: summary.total,
+	};
+}
+
+const mb = (bytes) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`);
+const num = (value, digits = 0) => (value === undefined ? '—' : Number(value).toFixed(digits));
+
+function table(rows) {
+	const header =
+		'| scenario | N | wall (s) | req/s | ms/item | p50 / p99 server latency (ms) | max in flight | peak RSS n8n | ok / failed | applied | duplicates |';
+	const lines = [header, '|---|---|---|---|---|---|---|---|---|---|---|'];
+	for (const row of rows) {
+		const r = row.result;
+		lines.push(
+			`| ${row.name} | ${row.count} | ${num(r.wallMs / 1000, 1)} | ${num(r.requestsPerSec)} | ${num(r.msPerItem, 2)} | ${num(r.p50Ms)} / ${num(r.p99Ms)} | ${num(r.maxInFlight)} | ${mb(r.peakRss)} | ${r.succeeded} / ${r.failed} | ${r.applied} | ${r.duplicates} |`,
+		);
+	}
+	return lines.join('\n');
+}
+
+function ratios(rows) {
+	const find = (name, count) => rows.find((row) => row.name === name && row.count === count)?.result;
+	const lines = [];
+	for (const count of [...new Set(rows.map((row) => row.count))]) {
+		const http = find('HTTP Request node', count);
+		const probe = find('one-field declarative probe', count);
+		const ours = find('Voice Assistant (Map Automatically)', count);
+		const manual = find('Voice Assistant (fields mapped by expressions)', count);
+		if (!http || !probe || !ours) continue;
+		lines.push(
+			`N = ${count}: throughput ours / HTTP Request = ${num(ours.requestsPerSec / http.requestsPerSec, 2)}×; ` +
+				`per-item time ours / probe floor = ${num(ours.msPerItem / probe.msPerItem, 2)}×` +
+				(manual ? ` (expressions per field: ${num(manual.msPerItem / probe.msPerItem, 2)}×)` : '') +
+				`; peak RSS ours / HTTP Request = ${num(ours.peakRss / http.peakRss, 2)}×`,
+		);
+	}
+	const slowHttp = find('HTTP Request node, 50 ms latency', 10_000) ?? find('HTTP Request node, 50 ms latency', 1_000);
+	const slowOurs = rows.find((row) => row.name === 'Voice Assistant, 50 ms latency, 50 concurrent')?.result;
+	if (slowHttp && slowOurs) {
+		lines.push(`50 ms latency: throughput ours (concurrency 50) / HTTP Request = ${num(slowOurs.requestsPerSec / slowHttp.requestsPerSec, 2)}×`);
+	}
+	for (const row of rows.filter((r) => r.name.includes('rate limit'))) {
+		const ideal = (row.count / row.rate) * 1000;
+		lines.push(`${row.name}: ${row.result.applied} / ${row.count} applied, wall = ${num(row.result.wallMs / ideal, 2)} × N/R`);
+	}
+	return lines.join('\n');
+}
+
+async function main() {
+	const quick = args.has('--quick');
+	const counts = quick ? [1_000] : [1_000, 10_000];
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-assistant-bench-'));
+	const userFolder = path.join(dir, 'user');
+	log(`Benchmark in ${dir}`);
+	const bin = await ensureN8n(N8N_VERSION, log);
+	const tarball = await buildAndPack(dir, log);
+	await installPackage(userFolder, tarball);
+	installProbe(userFolder);
+
+	const sim = await startSimulator({ apiKey: API_KEY, logDir: dir });
+	const credentialsFile = path.join(dir, 'credentials.json');
+	fs.writeFileSync(
+		credentialsFile,
+		JSON.stringify([
+			{ ...CREDENTIALS.voiceAssistant, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+			{ ...CREDENTIALS.probe, type: 'benchProbeApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+		]),
+	);
+	await n8nCli(bin, ['import:credentials', `--input=${credentialsFile}`], userFolder);
+	const ctx = { bin, userFolder, dir };
+	const rows = [];
+	const record = async (name, count, run, extra = {}) => {
+		log(`▶ ${name}, N = ${count}`);
+		const result = await run();
+		rows.push({ name, count, result, ...extra });
+		log(`  ${num(result.wallMs / 1000, 1)} s, ${num(result.requestsPerSec)} req/s, ${result.succeeded} ok / ${result.failed} failed, peak RSS ${mb(result.peakRss)}`);
+	};
+
+	try {
+		await setSimulator(sim, {});
+		for (const count of counts) {
+			await record('simulator capacity (autocannon, 10 connections)', count, () => loadToolRow(sim, count));
+			await record('HTTP Request node', count, () => n8nRow(ctx, sim, { id: `http${count}`, target: 'httpRequest', count }));
+			await record('one-field declarative probe', count, () => n8nRow(ctx, sim, { id: `probe${count}`, target: 'probe', count }));
+			await record('Voice Assistant (Map Automatically)', count, () => n8nRow(ctx, sim, { id: `ours${count}`, target: 'ours', count }));
+			await record('Voice Assistant (fields mapped by expressions)', count, () =>
+				n8nRow(ctx, sim, { id: `manual${count}`, target: 'oursManual', count }),
+			);
+		}
+
+		const slowCount = counts[counts.length - 1];
+		await setSimulator(sim, { latencyMs: 50 });
+		await record('HTTP Request node, 50 ms latency', slowCount, () =>
+			n8nRow(ctx, sim, { id: `httpSlow${slowCount}`, target: 'httpRequest', count: slowCount }),
+		);
+		await record('Voice Assistant, 50 ms latency, 50 concurrent', slowCount, () =>
+			n8nRow(ctx, sim, { id: `oursSlow${slowCount}`, target: 'ours', count: slowCount, options: { maxConcurrency: 50 } }),
+		);
+
+		const rate = 200;
+		await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
+		for (const [name, target] of [
+			['HTTP Request node', 'httpRequest'],
+			['one-field declarative probe', 'probe'],
+			['Voice Assistant (Map Automatically)', 'ours'],
+		]) {
+			await sleep(1500); // a full bucket for everyone
+			await record(`${name}, rate limit ${rate}/s`, slowCount, () =>
+				n8nRow(ctx, sim, { id: `${target}Limited${slowCount}`, target, count: slowCount }),
+			{ rate });
+		}
+
+		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 11 } });
+		await record('Voice Assistant, chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
+			n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
+		);
+
+		if (args.has('--big')) {
+			await setSimulator(sim, {});
+			await record('Voice Assistant (Map Automatically), big run', 100_000, () =>
+				n8nRow(ctx, sim, { id: 'oursBig', target: 'ours', count: 100_000 }),
+			);
+		}
+	} finally {
+		await sim.stop();
+	}
+
+	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
+	const report = `Machine: ${machine}\n\n${table(rows)}\n\n${ratios(rows)}\n`;
+	log(`\n${report}`);
+	const results = path.join(__dirname, 'results');
+	fs.mkdirSync(results, { recursive: true });
+	fs.writeFileSync(path.join(results, 'latest.md'), report);
+	fs.writeFileSync(path.join(results, 'latest.json'), JSON.stringify({ machine, rows }, null, 2));
+	fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** The probe package has no dependencies: copying it where n8n scans for community packages is enough. */
+function installProbe(userFolder) {
+	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
+	fs.cpSync(path.join(__dirname, 'probe-node'), path.join(nodesDir, 'node_modules', 'n8n-nodes-bench-probe'), {
+		recursive: true,
+	});
+	const manifestPath = path.join(nodesDir, 'package.json');
+	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+	manifest.dependencies['n8n-nodes-bench-probe'] = '1.0.0';
+	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2));
+}
+
+main().catch((error) => {
+	console.error(error);
+	process.exit(1);
+});

@@ -1,0 +1,109 @@
+'use strict';
+
+/**
+ * The benchmark's workflows: Manual Trigger → Code (N contacts) → the node under test.
+ * Every target sends the same PUT /api/v1/segment/contact/update?id=… per item and continues
+ * on fail, so failed items are counted instead of stopping the run.
+ */
+
+const CREDENTIALS = {
+	voiceAssistant: { id: 'benchVoiceAssistant', name: 'Voice Assistant (bench)' },
+	probe: { id: 'benchProbe', name: 'Bench Probe (bench)' },
+};
+
+const TARGET = 'Target';
+
+function contactsCode(count, prefix) {
+	return [
+		`const items = [];`,
+		`for (let i = 0; i < ${count}; i++) {`,
+		`  items.push({ json: { id: '${prefix}-' + i, first_name: 'First' + i, last_name: 'Last' + i, phone: '+1555' + String(i).padStart(7, '0') } });`,
+		`}`,
+		`return items;`,
+	].join('\n');
+}
+
+const targets = {
+	/** n8n's HTTP Request node, configured as a user would for the same call. */
+	httpRequest: (apiKey, baseUrl) => ({
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: {
+			method: 'PUT',
+			url: `${baseUrl}/api/v1/segment/contact/update`,
+			sendQuery: true,
+			queryParameters: { parameters: [{ name: 'id', value: '={{ $json.id }}' }] },
+			sendHeaders: true,
+			headerParameters: { parameters: [{ name: 'x-api-key', value: apiKey }] },
+			sendBody: true,
+			contentType: 'json',
+			bodyParameters: {
+				parameters: [
+					{ name: 'first_name', value: '={{ $json.first_name }}' },
+					{ name: 'last_name', value: '={{ $json.last_name }}' },
+					{ name: 'phone', value: '={{ $json.phone }}' },
+				],
+			},
+			options: {},
+		},
+	}),
+	/** The smallest declarative node: the engine's own floor. */
+	probe: () => ({
+		type: 'n8n-nodes-bench-probe.benchProbe',
+		typeVersion: 1,
+		parameters: { contactId: '={{ $json.id }}' },
+		credentials: { benchProbeApi: CREDENTIALS.probe },
+	}),
+	/** This package, Map Automatically (no expression per field). */
+	ours: (_apiKey, _baseUrl, options = {}) => ({
+		type: 'n8n-nodes-voice-assistant.voiceAssistant',
+		typeVersion: 1,
+		parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options },
+		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
+	}),
+	/** This package, each field mapped with an expression, as most users start. */
+	oursManual: (_apiKey, _baseUrl, options = {}) => ({
+		type: 'n8n-nodes-voice-assistant.voiceAssistant',
+		typeVersion: 1,
+		parameters: {
+			resource: 'segmentContact',
+			operation: 'update',
+			mappingMode: 'manual',
+			contactId: '={{ $json.id }}',
+			contactFirstName: '={{ $json.first_name }}',
+			contactLastName: '={{ $json.last_name }}',
+			phone: '={{ $json.phone }}',
+			options,
+		},
+		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
+	}),
+};
+
+/** A whole workflow for `n8n import:workflow`. */
+function benchWorkflow({ id, target, count, apiKey, baseUrl, options }) {
+	const node = targets[target](apiKey, baseUrl, options);
+	return {
+		id,
+		name: `bench ${id}`,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		nodes: [
+			{ id: `${id}-trigger`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
+			{
+				id: `${id}-contacts`,
+				name: 'Contacts',
+				type: 'n8n-nodes-base.code',
+				typeVersion: 2,
+				position: [200, 0],
+				parameters: { jsCode: contactsCode(count, id) },
+			},
+			{ id: `${id}-target`, name: TARGET, position: [400, 0], onError: 'continueRegularOutput', ...node },
+		],
+		connections: {
+			Start: { main: [[{ node: 'Contacts', type: 'main', index: 0 }]] },
+			Contacts: { main: [[{ node: TARGET, type: 'main', index: 0 }]] },
+		},
+	};
+}
+
+module.exports = { CREDENTIALS, TARGET, benchWorkflow };

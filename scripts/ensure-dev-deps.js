@@ -1,0 +1,22 @@
+'use strict';
+
+/**
+ * A fresh clone has no node_modules: install the pinned dev dependencies (npm ci) before
+ * building, so `npm test` and `npm run demo` work as the first command on a new machine.
+ */
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+
+function ensureDevDependencies(log = (line) => process.stdout.write(`${line}\n`)) {
+	if (fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'jest'))) return;
+	log('Installing the dev dependencies (npm ci)...');
+	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	if (result.status !== 0) throw new Error(`npm ci failed (exit code ${result.status})`);
+}
+
+if (require.main === module) ensureDevDependencies();
+
+module.exports = { ensureDevDependencies };

@@ -1,0 +1,230 @@
+/**
+ * Building blocks of the e2e suite: workflow JSON for `n8n import:workflow`, reading the run
+ * data `n8n execute` prints, and an independent check of every request against the API spec.
+ */
+import fs from 'fs';
+import path from 'path';
+import type { RecordedRequest } from '../simulator';
+import type { N8nItem, N8nRun } from './lib';
+
+export const API_KEY = 'e2e-api-key-5f2c1d';
+export const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)' };
+export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
+export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;
+export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
+
+export interface WorkflowNode {
+	id: string;
+	name: string;
+	type: string;
+	typeVersion: number;
+	position: [number, number];
+	parameters: Record<string, unknown>;
+	credentials?: Record<string, { id: string; name: string }>;
+	onError?: string;
+	webhookId?: string;
+	notes?: string;
+	notesInFlow?: boolean;
+}
+
+export interface Workflow {
+	id: string;
+	name: string;
+	active?: boolean;
+	nodes: WorkflowNode[];
+	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
+	settings?: Record<string, unknown>;
+	pinData?: Record<string, unknown>;
+}
+
+type NodeSpec = Omit<WorkflowNode, 'id' | 'position' | 'typeVersion'> & { typeVersion?: number };
+
+export const manualTrigger = (name = 'Start'): NodeSpec => ({
+	name,
+	type: 'n8n-nodes-base.manualTrigger',
+	parameters: {},
+});
+
+/** A Code node returning `code`'s items: a stand-in for any source of data. */
+export const codeNode = (name: string, jsCode: string): NodeSpec => ({
+	name,
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode },
+});
+
+/** A Code node returning fixed items. */
+export const itemsNode = (name: string, items: object[]): NodeSpec =>
+	codeNode(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
+
+export const voiceAssistant = (
+	name: string,
+	parameters: Record<string, unknown>,
+	extra: Partial<WorkflowNode> = {},
+): NodeSpec => ({
+	name,
+	type: NODE_TYPE,
+	parameters,
+	credentials: { voiceAssistantApi: CREDENTIAL },
+	...extra,
+});
+
+const mainTo = (names: string[]) => ({ main: [names.map((node) => ({ node, type: 'main', index: 0 }))] });
+
+/**
+ * A workflow whose nodes run one after the other; `branches` connects the first node to
+ * several nodes instead (each gets the first node's items).
+ * Ids must be at most 16 characters: n8n 1.x drops longer ones (isWorkflowIdValid).
+ */
+export function workflow(id: string, name: string, nodes: NodeSpec[], branches?: string[]): Workflow {
+	if (id.length > 16) throw new Error(`workflow id ${id} is longer than 16 characters`);
+	const connections: Workflow['connections'] = {};
+	if (branches) connections[nodes[0].name] = mainTo(branches);
+	else nodes.slice(0, -1).forEach((node, i) => (connections[node.name] = mainTo([nodes[i + 1].name])));
+	return {
+		id,
+		name,
+		active: false,
+		settings: { executionOrder: 'v1' },
+		connections,
+		nodes: nodes.map((node, i) => ({
+			typeVersion: 1,
+			...node,
+			id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
+			position: [i * 220, 0] as [number, number],
+		})),
+	};
+}
+
+export function readExamples(): Workflow[] {
+	return fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow);
+}
+
+/**
+ * `n8n execute` starts only from a Manual Trigger (or Execute Workflow Trigger) and ignores
+ * pinned data there. So the suite's copy of a workflow with a Schedule or Form Trigger swaps
+ * the trigger for a Code node of the same name that returns what the trigger would emit
+ * (expressions like $('Trigger name') keep working) and starts it from a Manual Trigger.
+ */
+export function startedManually(original: Workflow, id: string, triggerName: string, items: object[]): Workflow {
+	const copy: Workflow = JSON.parse(JSON.stringify(original));
+	copy.id = id;
+	copy.name = `${original.name} (e2e copy)`;
+	const trigger = copy.nodes.find((node) => node.name === triggerName);
+	if (!trigger) throw new Error(`${original.name} has no node "${triggerName}"`);
+	const { id: nodeId, name, position } = trigger;
+	const replacement = itemsNode(name, items);
+	copy.nodes[copy.nodes.indexOf(trigger)] = { ...replacement, id: nodeId, position, typeVersion: 2 } as WorkflowNode;
+	const start = 'Manual start (e2e)';
+	copy.nodes.push({
+		...manualTrigger(start),
+		id: '00000000-0000-4000-8000-0000000000ff',
+		typeVersion: 1,
+		position: [position[0] - 220, position[1]],
+	} as WorkflowNode);
+	copy.connections[start] = mainTo([triggerName]);
+	return copy;
+}
+
+/** The items a node emitted on its main output in its first run. */
+export function outputOf(run: N8nRun, nodeName: string): N8nItem[] {
+	const runs = run.data.resultData.runData[nodeName];
+	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	return runs[0].data?.main[0] ?? [];
+}
+
+export function pairedIndex(item: N8nItem): number | undefined {
+	const paired = Array.isArray(item.pairedItem) ? item.pairedItem[0] : item.pairedItem;
+	return paired?.item;
+}
+
+/** What the spec allows per endpoint (voice-assistant-api.md, Endpoints). */
+const ENDPOINTS: Record<string, { body?: (body: any) => string[]; id: boolean }> = {
+	'GET /api/v1/user/listAssistant': { id: false },
+	'POST /api/v1/playground/call': { id: false, body: playgroundCallProblems },
+	'POST /api/v1/knowledgeBase/create': { id: false, body: knowledgeBaseProblems },
+	'PUT /api/v1/knowledgeBase/update': { id: true, body: knowledgeBaseProblems },
+	'PUT /api/v1/segment/contact/update': { id: true, body: segmentContactProblems },
+};
+
+const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
+
+function fieldProblems(body: any, required: string[], optional: string[] = []): string[] {
+	if (!body || typeof body !== 'object' || Array.isArray(body)) return ['body is not a JSON object'];
+	const problems = required.filter((field) => !(field in body)).map((field) => `${field} is missing`);
+	const allowed = [...required, ...optional];
+	problems.push(...Object.keys(body).filter((key) => !allowed.includes(key)).map((key) => `${key} is not in the spec`));
+	return problems;
+}
+
+function playgroundCallProblems(body: any): string[] {
+	const fields = ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id'];
+	const problems = fieldProblems(body, [...fields, 'phone_number']);
+	if (problems.length) return problems;
+	problems.push(...fields.filter((field) => !isText(body[field])).map((field) => `${field} is not text`));
+	if (!Array.isArray(body.phone_number) || !body.phone_number.length || !body.phone_number.every(isText)) {
+		problems.push('phone_number is not a non-empty list of phone numbers');
+	}
+	return problems;
+}
+
+function knowledgeBaseProblems(body: any): string[] {
+	const problems = fieldProblems(body, ['title', 'language', 'data']);
+	if (problems.length) return problems;
+	if (!isText(body.title)) problems.push('title is not text');
+	if (body.language !== 'en') problems.push('language is not en');
+	if (!Array.isArray(body.data)) return [...problems, 'data is not a list'];
+	body.data.forEach((pair: any, i: number) => {
+		const pairProblems = fieldProblems(pair, ['question', 'answer']);
+		if (!pairProblems.length && !(isText(pair.question) && isText(pair.answer))) pairProblems.push('question or answer is not text');
+		problems.push(...pairProblems.map((problem) => `data[${i}]: ${problem}`));
+	});
+	return problems;
+}
+
+function segmentContactProblems(body: any): string[] {
+	const required = ['first_name', 'last_name', 'phone'];
+	const optional = ['email', 'description', 'job_title', 'lifecycle_stage', 'lead_status'];
+	const problems = fieldProblems(body, required, optional);
+	if (problems.length) return problems;
+	problems.push(...required.filter((field) => !isText(body[field])).map((field) => `${field} is not text`));
+	problems.push(...optional.filter((field) => field in body && typeof body[field] !== 'string').map((field) => `${field} is not text`));
+	return problems;
+}
+
+/**
+ * Everything about a recorded request that differs from the spec: endpoint, x-api-key,
+ * Content-Type and JSON body, the id query parameter. Also flags requests the simulator
+ * (an independent reading of the spec) did not accept, unless their answer was canned.
+ */
+export function specProblems(request: RecordedRequest): string[] {
+	const where = `${request.method} ${request.path}`;
+	const endpoint = ENDPOINTS[where];
+	if (!endpoint) return [`${where}: not an endpoint of the spec`];
+	const problems: string[] = [];
+	if (request.headers['x-api-key'] !== API_KEY) problems.push('x-api-key header is missing or wrong');
+	const query = Object.keys(request.query);
+	if (endpoint.id) {
+		if (!isText(request.query.id)) problems.push('id query parameter is missing');
+		if (query.some((key) => key !== 'id')) problems.push(`unexpected query parameters: ${query.join(', ')}`);
+	} else if (query.length) problems.push(`unexpected query parameters: ${query.join(', ')}`);
+	if (endpoint.body) {
+		const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim();
+		if (contentType !== 'application/json') problems.push(`content-type is "${contentType}", not application/json`);
+		let body: unknown;
+		try {
+			body = JSON.parse(request.rawBody);
+		} catch {
+			problems.push('body is not JSON');
+		}
+		if (body !== undefined) problems.push(...endpoint.body(body));
+	} else if (request.rawBody !== '') problems.push('a body was sent to an endpoint without one');
+	if (!request.canned && request.outcome !== 'applied') problems.push(`the simulator answered ${request.status} (${request.outcome})`);
+	return problems.map((problem) => `${where}${request.query.id ? `?id=${request.query.id}` : ''}: ${problem}`);
+}
+
+export const byKey = <T>(key: (value: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));
