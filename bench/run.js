@@ -234,8 +234,12 @@ async function main() {
 		}
 
 		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 11 } });
-		await record('Voice Assistant, chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
+		await record('Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
 			n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
+		);
+		await control(sim, '/reset', {});
+		await record('Voice Assistant call starts (POST), same chaos', 1_000, () =>
+			n8nRow(ctx, sim, { id: 'callsChaos', target: 'oursCalls', count: 1_000, options: { maxRetries: 20 } }),
 		);
 
 		if (args.has('--big')) {

@@ -61,6 +61,23 @@ const targets = {
 		parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options },
 		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
 	}),
+	/** This package starting a playground call per item: a POST, never to be sent twice. */
+	oursCalls: (_apiKey, _baseUrl, options = {}) => ({
+		type: 'n8n-nodes-voice-assistant.voiceAssistant',
+		typeVersion: 1,
+		parameters: {
+			resource: 'playgroundCall',
+			operation: 'start',
+			assistant: { __rl: true, mode: 'id', value: '6650b7c1e4a2f9d3b8c10a01' },
+			dialerId: 'bench-dialer',
+			firstName: '={{ $json.first_name }}',
+			lastName: '={{ $json.last_name }}',
+			email: '={{ $json.id }}@example.com',
+			phoneNumbers: '={{ $json.phone }}',
+			options,
+		},
+		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
+	}),
 	/** This package, each field mapped with an expression, as most users start. */
 	oursManual: (_apiKey, _baseUrl, options = {}) => ({
 		type: 'n8n-nodes-voice-assistant.voiceAssistant',

@@ -10,17 +10,14 @@ import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { readApiTarget, type ApiTarget } from './transport';
 
 /**
- * State shared by the items of one node run: the concurrency limiter, the pause a rate limit
- * imposes on everyone, and the first error that stops the run.
+ * State shared by the items of one node run: the concurrency limiter, the credential, and the
+ * first error that stops the run.
  *
  * n8n's declarative engine gives each item its own context, but all of them share the run's
  * `executeData` object, so it keys the state (and lets it be garbage-collected with the run).
  */
 export class RunState {
 	readonly limiter: ConcurrencyLimiter;
-
-	/** Epoch ms before which no request may start (set by Retry-After). */
-	pausedUntil = 0;
 
 	/** Set when an item failed and the node does not continue on fail: nothing more is sent. */
 	stopError: NodeApiError | NodeOperationError | undefined;
@@ -38,10 +35,6 @@ export class RunState {
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context);
 		return await this.target;
-	}
-
-	pauseUntil(epochMs: number): void {
-		this.pausedUntil = Math.max(this.pausedUntil, epochMs);
 	}
 }
 

@@ -11,12 +11,6 @@ import { invalidInputError } from './validation';
 
 type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
 
-async function waitForPause(state: RunState, signal: AbortSignal | undefined): Promise<void> {
-	while (state.pausedUntil > Date.now() && !signal?.aborted) {
-		await sleep(state.pausedUntil - Date.now());
-	}
-}
-
 function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
 	const { options } = requestData;
 	const id = options.qs?.id;
@@ -51,7 +45,6 @@ async function sendWithRetries(
 	const signal = context.getExecutionCancelSignal?.();
 	let waitedMs = 0;
 	for (let attempt = 0; ; attempt++) {
-		await waitForPause(state, signal);
 		if (state.stopError) return { error: state.stopError };
 		try {
 			// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
@@ -67,7 +60,8 @@ async function sendWithRetries(
 				const where = failureContext(requestData, attempt + 1);
 				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), apiKey) };
 			}
-			if (retryAfterMs !== undefined) state.pauseUntil(Date.now() + retryAfterMs);
+			// The item keeps its slot while it waits: the more the service pushes back, the fewer
+			// requests are in flight, and when every slot waits nothing new is sent.
 			waitedMs += decision.delayMs;
 			await sleep(decision.delayMs);
 		}
