@@ -1,4 +1,5 @@
 import type {
+	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestMethods,
@@ -38,16 +39,20 @@ export interface ApiTarget {
 	apiKey: string | undefined;
 	/** Set when the Base URL cannot be used; nothing may be sent then. */
 	problem?: string;
+	/** The credential as n8n's authentication helper takes it, so it is not read again per request. */
+	credential: ICredentialsDecrypted;
 }
 
 /** Where requests go and the key they carry, read from the credential. */
 export async function readApiTarget(
 	context: IExecuteSingleFunctions | ILoadOptionsFunctions,
 ): Promise<ApiTarget> {
-	const credentials = (await context.getCredentials(CREDENTIAL_NAME)) as IDataObject;
-	const root = apiRoot(credentials.baseUrl);
-	const apiKey = typeof credentials.apiKey === 'string' ? credentials.apiKey : undefined;
-	return { root, apiKey, problem: baseUrlProblem(root) };
+	const data = (await context.getCredentials(CREDENTIAL_NAME)) as IDataObject;
+	const root = apiRoot(data.baseUrl);
+	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : undefined;
+	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_NAME] ?? {};
+	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
+	return { root, apiKey, problem: baseUrlProblem(root), credential };
 }
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
