@@ -1,38 +1,30 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { createSimulator, type Simulator } from './simulator';
+import { createSimulator } from './simulator';
+import { useSimulator } from './helpers/simulator';
 import { runNode, type RunOptions } from './helpers/runNode';
 import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await createSimulator({ apiKey: API_KEY });
-});
-afterAll(async () => sim.close());
-beforeEach(() => {
-	sim.reset();
-	sim.setOptions({ latencyMs: 0 });
-});
+const sim = useSimulator();
 
 const listAssistants: INodeParameters = { resource: 'assistant', operation: 'getAll' };
 const noRetry = { options: { retryOnFailure: false } };
 
 async function run(parameters: INodeParameters, extra: Partial<RunOptions> = {}) {
-	return await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim.url }, ...extra });
+	return await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim().url }, ...extra });
 }
 
 describe('HTTP failures become errors a user can act on', () => {
 	it('401: the key was refused', async () => {
-		const { error } = await runNode({ parameters: listAssistants, credentials: { apiKey: 'wrong', baseUrl: sim.url } });
+		const { error } = await runNode({ parameters: listAssistants, credentials: { apiKey: 'wrong', baseUrl: sim().url } });
 		expect(error?.message).toBe(
 			'The service refused the API key (HTTP 401): check the API Key in the "Voice Assistant API" credential',
 		);
 		expect(error?.description).toBe('The service said: Invalid or missing API key');
-		expect(sim.requests).toHaveLength(1);
+		expect(sim().requests).toHaveLength(1);
 	});
 
 	it('403 is treated like 401', async () => {
-		sim.failNext({ status: 403, body: { message: 'Key has no access to this account' } });
+		sim().failNext({ status: 403, body: { message: 'Key has no access to this account' } });
 		const { error } = await run(listAssistants);
 		expect(error?.message).toMatch(/^The service refused the API key \(HTTP 403\)/);
 		expect(error?.description).toBe('The service said: Key has no access to this account');
@@ -43,13 +35,13 @@ describe('HTTP failures become errors a user can act on', () => {
 		expect(error?.message).toBe('No knowledge base with ID "kb-nope" was found (HTTP 404)');
 		expect(error?.description).toBe('Knowledge base not found');
 
-		sim.failNext({ status: 404, body: { message: 'Contact not found' } });
+		sim().failNext({ status: 404, body: { message: 'Contact not found' } });
 		const contact = await run(segmentContactParameters);
 		expect(contact.error?.message).toBe('No segment contact with ID "contact-42" was found (HTTP 404)');
 	});
 
 	it('404 without an id points at the Base URL', async () => {
-		sim.failNext({ status: 404 });
+		sim().failNext({ status: 404 });
 		const { error } = await run(listAssistants);
 		expect(error?.message).toBe(
 			'The service has no GET /api/v1/user/listAssistant (HTTP 404): check the Base URL in the credential',
@@ -57,26 +49,26 @@ describe('HTTP failures become errors a user can act on', () => {
 	});
 
 	it('400 and 422 carry the service\'s own message', async () => {
-		sim.failNext({ status: 400, body: { message: 'phone_number[0]: not a dialable number' } });
+		sim().failNext({ status: 400, body: { message: 'phone_number[0]: not a dialable number' } });
 		const bad = await run(playgroundCallParameters);
 		expect(bad.error?.message).toBe('The service rejected the request (HTTP 400): phone_number[0]: not a dialable number');
 
-		sim.failNext({ status: 422, body: { errors: [{ message: 'title taken' }, 'data too long'] } });
+		sim().failNext({ status: 422, body: { errors: [{ message: 'title taken' }, 'data too long'] } });
 		const unprocessable = await run(knowledgeBaseListParameters);
 		expect(unprocessable.error?.message).toBe('The service rejected the request (HTTP 422): title taken; data too long');
 
-		sim.failNext({ status: 400, body: {} });
+		sim().failNext({ status: 400, body: {} });
 		const silent = await run(knowledgeBaseListParameters);
 		expect(silent.error?.message).toBe('The service rejected the request (HTTP 400)');
 		expect(silent.error?.description).toBe('The service gave no reason.');
 	});
 
 	it('5xx says the service failed, also for an HTML error page', async () => {
-		sim.failNext({ status: 500, body: { message: 'database unavailable' } });
+		sim().failNext({ status: 500, body: { message: 'database unavailable' } });
 		const json = await run({ ...listAssistants, ...noRetry });
 		expect(json.error?.message).toBe('The service failed (HTTP 500): database unavailable');
 
-		sim.failNext({ status: 502, rawBody: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>' });
+		sim().failNext({ status: 502, rawBody: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>' });
 		const html = await run({ ...listAssistants, ...noRetry });
 		expect(html.error?.message).toBe(
 			'The service failed (HTTP 502): the service answered with an HTML page instead of JSON',
@@ -96,7 +88,7 @@ describe('HTTP failures become errors a user can act on', () => {
 	});
 
 	it('a timeout says how long it waited', async () => {
-		sim.setOptions({ latencyMs: 1000 });
+		sim().setOptions({ latencyMs: 1000 });
 		const { error } = await run({ ...listAssistants, ...noRetry, requestOptions: { timeout: 100 } });
 		expect(error?.message).toBe('The request timed out after 100 ms');
 	});
@@ -107,7 +99,7 @@ describe('Continue On Fail', () => {
 	const parameters = { ...segmentContactParameters, contactId: '={{ $json.id }}' };
 
 	it('gives the failed item an error item paired with its row; the others succeed', async () => {
-		sim.failNext({ status: 404, path: '/api/v1/segment/contact/update', body: { message: 'Contact not found' } });
+		sim().failNext({ status: 404, path: '/api/v1/segment/contact/update', body: { message: 'Contact not found' } });
 		const { outputs, error } = await run(parameters, { items: rows, continueOnFail: true });
 		expect(error).toBeUndefined();
 		const failed = outputs[0].filter((item) => item.json.error);
@@ -121,7 +113,7 @@ describe('Continue On Fail', () => {
 	});
 
 	it('without it, the first failure stops the node and names the item', async () => {
-		sim.failNext({ status: 404, body: { message: 'Contact not found' } });
+		sim().failNext({ status: 404, body: { message: 'Contact not found' } });
 		const { error, outputs } = await run(parameters, { items: rows });
 		expect(error?.message).toMatch(/^No segment contact with ID "c-\d" was found \(HTTP 404\)$/);
 		expect(outputs).toEqual([]);

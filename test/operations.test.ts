@@ -1,4 +1,5 @@
-import { createSimulator, SEEDED_KNOWLEDGE_BASE_IDS, type Simulator } from './simulator';
+import { SEEDED_KNOWLEDGE_BASE_IDS } from './simulator';
+import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import {
 	API_KEY,
@@ -8,18 +9,12 @@ import {
 } from './helpers/fixtures';
 import { assistantSchema } from '../nodes/VoiceAssistant/shared/spec';
 
-let sim: Simulator;
-const credentials = () => ({ apiKey: API_KEY, baseUrl: sim.url });
-
-beforeAll(async () => {
-	sim = await createSimulator({ apiKey: API_KEY });
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
+const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
 
 function onlyRequest() {
-	expect(sim.requests).toHaveLength(1);
-	return sim.requests[0];
+	expect(sim().requests).toHaveLength(1);
+	return sim().requests[0];
 }
 
 describe('Assistant → Get Many', () => {
@@ -33,7 +28,7 @@ describe('Assistant → Get Many', () => {
 		expect(request).toMatchObject({ method: 'GET', path: '/api/v1/user/listAssistant', query: {}, rawBody: '' });
 		expect(request.headers['x-api-key']).toBe(API_KEY);
 		expect(request.headers['content-type']).toBeUndefined();
-		expect(outputs[0]).toHaveLength(sim.data.assistants.length);
+		expect(outputs[0]).toHaveLength(sim().data.assistants.length);
 		expect(outputs[0][0]).toEqual({
 			json: {
 				id: '6650b7c1e4a2f9d3b8c10a01',
@@ -56,11 +51,11 @@ describe('Assistant → Get Many', () => {
 			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true, simplify: false },
 			credentials: credentials(),
 		});
-		expect(outputs[0].map((item) => item.json)).toEqual(sim.data.assistants);
+		expect(outputs[0].map((item) => item.json)).toEqual(sim().data.assistants);
 	});
 
 	it('filters by type and language and applies the limit on the client', async () => {
-		const all = sim.data.assistants;
+		const all = sim().data.assistants;
 		const { outputs } = await runNode({
 			parameters: {
 				resource: 'assistant',
@@ -87,12 +82,12 @@ describe('Assistant → Get Many', () => {
 			credentials: credentials(),
 		});
 		expect(limited.outputs[0]).toHaveLength(2);
-		expect(sim.requests.every((r) => Object.keys(r.query).length === 0)).toBe(true);
+		expect(sim().requests.every((r) => Object.keys(r.query).length === 0)).toBe(true);
 	});
 
 	it('reads a base URL given with a trailing slash or the /api/v1 prefix', async () => {
-		for (const baseUrl of [`${sim.url}/`, `${sim.url}/api/v1`, `${sim.url}/api/v1/`, ` ${sim.url} `]) {
-			sim.reset();
+		for (const baseUrl of [`${sim().url}/`, `${sim().url}/api/v1`, `${sim().url}/api/v1/`, ` ${sim().url} `]) {
+			sim().reset();
 			const { error } = await runNode({
 				parameters: { resource: 'assistant', operation: 'getAll' },
 				credentials: { apiKey: API_KEY, baseUrl },
@@ -103,7 +98,7 @@ describe('Assistant → Get Many', () => {
 	});
 
 	it('seeded assistants follow the spec (the simulator and the schemas read the spec alike)', () => {
-		for (const assistant of sim.data.assistants) {
+		for (const assistant of sim().data.assistants) {
 			expect(assistantSchema.safeParse(assistant).error).toBeUndefined();
 		}
 	});
@@ -150,7 +145,7 @@ describe('Playground Call → Start', () => {
 			items,
 			credentials: credentials(),
 		});
-		const bodies = sim.requests.map((r) => r.body as { first_name: string; phone_number: string[] });
+		const bodies = sim().requests.map((r) => r.body as { first_name: string; phone_number: string[] });
 		expect(bodies.map((b) => [b.first_name, b.phone_number]).sort()).toEqual([
 			['Ada', ['+111']],
 			['Alan', ['+222', '+333']],
@@ -281,13 +276,13 @@ describe('Segment Contact → Update', () => {
 			items: rows,
 			credentials: credentials(),
 		});
-		expect(sim.requests).toHaveLength(25);
+		expect(sim().requests).toHaveLength(25);
 		expect(outputs[0]).toHaveLength(25);
 		outputs[0].forEach((item, i) => {
 			expect(item.pairedItem).toEqual({ item: i });
 			expect(item.json.id).toBe(`c-${i}`);
 		});
-		const request = sim.requests.find((r) => r.query.id === 'c-7');
+		const request = sim().requests.find((r) => r.query.id === 'c-7');
 		expect(request?.body).toEqual({ first_name: 'First7', last_name: 'Last7', phone: String(4915100007) });
 	});
 
@@ -301,7 +296,7 @@ describe('Segment Contact → Update', () => {
 			items: rows,
 			credentials: credentials(),
 		});
-		const byId = Object.fromEntries(sim.requests.map((r) => [r.query.id, r.body]));
+		const byId = Object.fromEntries(sim().requests.map((r) => [r.query.id, r.body]));
 		expect(byId).toEqual({
 			'c-1': { first_name: 'Ada', last_name: 'Lovelace', phone: '+1', email: 'ada@example.com' },
 			'2': { first_name: 'Alan', last_name: 'Turing', phone: '4915100000', lead_status: 'new' },

@@ -1,18 +1,9 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
-import { createSimulator, type Simulator } from './simulator';
+import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await createSimulator({ apiKey: API_KEY });
-});
-afterAll(async () => sim.close());
-beforeEach(() => {
-	sim.reset();
-	sim.setOptions({ latencyMs: 0, chaos: null, rateLimit: null });
-});
+const sim = useSimulator();
 
 const CONTACTS = '/api/v1/segment/contact/update';
 const CALLS = '/api/v1/playground/call';
@@ -31,32 +22,32 @@ const callParameters = (options: INodeParameters = {}): INodeParameters => ({
 });
 
 async function run(parameters: INodeParameters, items: INodeExecutionData[], continueOnFail = false) {
-	return await runNode({ parameters, items, continueOnFail, credentials: { apiKey: API_KEY, baseUrl: sim.url } });
+	return await runNode({ parameters, items, continueOnFail, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
 }
 
 describe('requests in flight are bounded across the items of a run', () => {
 	it('never more than Max Concurrent Requests', async () => {
-		sim.setOptions({ latencyMs: 40 });
+		sim().setOptions({ latencyMs: 40 });
 		const { outputs } = await run(contactParameters({ maxConcurrency: 4 }), contactRows(40));
 		expect(outputs[0]).toHaveLength(40);
-		expect(sim.stats.maxInFlight).toBe(4);
+		expect(sim().stats.maxInFlight).toBe(4);
 	});
 
 	it('10 by default', async () => {
-		sim.setOptions({ latencyMs: 40 });
+		sim().setOptions({ latencyMs: 40 });
 		await run(contactParameters(), contactRows(60));
-		expect(sim.stats.maxInFlight).toBe(10);
+		expect(sim().stats.maxInFlight).toBe(10);
 	});
 });
 
 describe('retries', () => {
 	it('honours Retry-After before trying again', async () => {
-		sim.failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
+		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
 		const { outputs, error } = await run(contactParameters(), contactRows(1));
 		expect(error).toBeUndefined();
 		expect(outputs[0][0].json).toEqual({ id: 'c-0', message: 'Contact updated successfully.' });
-		expect(sim.requests.map((r) => r.status)).toEqual([429, 200]);
-		expect(sim.requests[1].receivedAt - sim.requests[0].receivedAt).toBeGreaterThanOrEqual(950);
+		expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
+		expect(sim().requests[1].receivedAt - sim().requests[0].receivedAt).toBeGreaterThanOrEqual(950);
 	});
 
 	it.each([
@@ -64,59 +55,59 @@ describe('retries', () => {
 		['500', { status: 500, headers: { 'retry-after': '0' } }],
 		['a dropped connection', { status: 0 }],
 	])('repeats an update after %s', async (_name, failure) => {
-		sim.failNext({ ...failure, path: CONTACTS });
+		sim().failNext({ ...failure, path: CONTACTS });
 		const { outputs, error } = await run(contactParameters(), contactRows(1));
 		expect(error).toBeUndefined();
 		expect(outputs[0][0].json.message).toBe('Contact updated successfully.');
-		expect(sim.requests).toHaveLength(2);
-		expect(sim.ledger.applied).toHaveLength(1);
+		expect(sim().requests).toHaveLength(2);
+		expect(sim().ledger.applied).toHaveLength(1);
 	});
 
 	it('repeats a call start after 429: the service did not take it', async () => {
-		sim.failNext({ status: 429, headers: { 'retry-after': '0' }, path: CALLS });
+		sim().failNext({ status: 429, headers: { 'retry-after': '0' }, path: CALLS });
 		const { error } = await run(callParameters(), [{ json: { name: 'Ada' } }]);
 		expect(error).toBeUndefined();
-		expect(sim.requests.map((r) => r.status)).toEqual([429, 200]);
-		expect(sim.data.calls).toHaveLength(1);
+		expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
+		expect(sim().data.calls).toHaveLength(1);
 	});
 
 	it.each([
 		['503', { status: 503, headers: { 'retry-after': '0' } }, 'The service failed (HTTP 503): Service Unavailable'],
 		['a dropped connection', { status: 0 }, `The connection to ${'URL'} was dropped before an answer arrived`],
 	])('never repeats a call start after %s: it may have rung already', async (_name, failure, message) => {
-		sim.failNext({ ...failure, path: CALLS });
+		sim().failNext({ ...failure, path: CALLS });
 		const { error } = await run(callParameters(), [{ json: { name: 'Ada' } }]);
-		expect(error?.message).toBe(message.replace('URL', sim.url));
+		expect(error?.message).toBe(message.replace('URL', sim().url));
 		if (failure.status === 0) expect(error?.description).toMatch(/not sent again because the service may have received it/);
-		expect(sim.requests).toHaveLength(1);
+		expect(sim().requests).toHaveLength(1);
 	});
 
 	it('gives up after Max Retries and says how many attempts were made', async () => {
-		sim.failNext({ status: 503, headers: { 'retry-after': '0' }, times: 10, path: CONTACTS });
+		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 10, path: CONTACTS });
 		const { error } = await run(contactParameters({ maxRetries: 2 }), contactRows(1));
 		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable (after 3 attempts)');
-		expect(sim.requests).toHaveLength(3);
+		expect(sim().requests).toHaveLength(3);
 	});
 
 	it('does not retry when retrying is off, nor a 4xx', async () => {
-		sim.failNext({ status: 503, headers: { 'retry-after': '0' }, path: CONTACTS });
+		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, path: CONTACTS });
 		await run(contactParameters({ retryOnFailure: false }), contactRows(1));
-		expect(sim.requests).toHaveLength(1);
+		expect(sim().requests).toHaveLength(1);
 
-		sim.reset();
-		sim.failNext({ status: 400, body: { message: 'bad phone' }, path: CONTACTS });
+		sim().reset();
+		sim().failNext({ status: 400, body: { message: 'bad phone' }, path: CONTACTS });
 		await run(contactParameters(), contactRows(1));
-		expect(sim.requests).toHaveLength(1);
+		expect(sim().requests).toHaveLength(1);
 	});
 });
 
 describe('a failing run stops sending', () => {
 	it('without Continue On Fail, queued items are not sent after the first failure', async () => {
-		sim.setOptions({ latencyMs: 20 });
-		sim.failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS });
+		sim().setOptions({ latencyMs: 20 });
+		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS });
 		const { error } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(200));
 		expect(error?.message).toBe('The service rejected the request (HTTP 400): segment is locked');
-		expect(sim.requests.length).toBeLessThan(10);
+		expect(sim().requests.length).toBeLessThan(10);
 	});
 });
 
@@ -124,30 +115,30 @@ describe('chaos: nothing lost, no call started twice', () => {
 	const chaos = { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 7, retryAfterSeconds: 0 };
 
 	it('applies every one of 300 contact updates', async () => {
-		sim.setOptions({ chaos });
+		sim().setOptions({ chaos });
 		const { outputs, error } = await run(contactParameters({ maxRetries: 20 }), contactRows(300));
 		expect(error).toBeUndefined();
 		expect(outputs[0].filter((item) => item.json.message)).toHaveLength(300);
-		const appliedIds = new Set(sim.ledger.applied.map((entry) => entry.id));
+		const appliedIds = new Set(sim().ledger.applied.map((entry) => entry.id));
 		expect(appliedIds.size).toBe(300);
-		expect(sim.requests.some((r) => r.outcome === 'throttled')).toBe(true);
+		expect(sim().requests.some((r) => r.outcome === 'throttled')).toBe(true);
 	});
 
 	it('starts each of 100 calls at most once; calls that may have rung fail instead of repeating', async () => {
-		sim.setOptions({ chaos });
+		sim().setOptions({ chaos });
 		const names = Array.from({ length: 100 }, (_, i) => ({ json: { name: `Caller${i}` } }));
 		const { outputs } = await run(callParameters({ maxRetries: 20 }), names, true);
-		const counts = [...sim.ledger.countsByKey.values()];
+		const counts = [...sim().ledger.countsByKey.values()];
 		expect(counts.every((count) => count === 1)).toBe(true);
 		const succeeded = outputs[0].filter((item) => !item.json.error).length;
 		const failed = outputs[0].filter((item) => item.json.error).length;
 		expect(succeeded + failed).toBe(100);
 		// every failure is a 503 or a dropped connection, which are not repeated for a POST
-		const notRepeatable = sim.requests.filter((r) => r.status === 503 || r.status === 0).length;
+		const notRepeatable = sim().requests.filter((r) => r.status === 503 || r.status === 0).length;
 		expect(failed).toBe(notRepeatable);
 		// a dropped connection may have been applied before the drop: such a call started, once
-		const dropped = sim.requests.filter((r) => r.status === 0).length;
-		expect(sim.data.calls.length).toBeGreaterThanOrEqual(succeeded);
-		expect(sim.data.calls.length).toBeLessThanOrEqual(succeeded + dropped);
+		const dropped = sim().requests.filter((r) => r.status === 0).length;
+		expect(sim().data.calls.length).toBeGreaterThanOrEqual(succeeded);
+		expect(sim().data.calls.length).toBeLessThanOrEqual(succeeded + dropped);
 	});
 });

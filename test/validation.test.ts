@@ -1,5 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
-import { createSimulator, type Simulator } from './simulator';
+import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import {
 	API_KEY,
@@ -8,20 +8,14 @@ import {
 	segmentContactParameters,
 } from './helpers/fixtures';
 
-let sim: Simulator;
-
-beforeAll(async () => {
-	sim = await createSimulator({ apiKey: API_KEY });
-});
-afterAll(async () => sim.close());
-beforeEach(() => sim.reset());
+const sim = useSimulator();
 
 async function expectRejected(parameters: INodeParameters, message: string, items = [{ json: {} }]) {
-	const { error, outputs } = await runNode({ parameters, items, credentials: { apiKey: API_KEY, baseUrl: sim.url } });
+	const { error, outputs } = await runNode({ parameters, items, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
 	expect(error?.message).toBe(message);
 	expect(error?.description).toMatch(/^Nothing was sent for this item/);
 	expect(outputs).toEqual([]);
-	expect(sim.requests).toHaveLength(0);
+	expect(sim().requests).toHaveLength(0);
 }
 
 const kbJson = (json: unknown): INodeParameters => ({
@@ -47,11 +41,11 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 	it('reports every problem of an item in the description', async () => {
 		const { error } = await runNode({
 			parameters: { ...playgroundCallParameters, firstName: '={{ "" }}', email: 'nope' },
-			credentials: { apiKey: API_KEY, baseUrl: sim.url },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
 		});
 		expect(error?.message).toBe('Invalid input: "first_name" (First Name) is required (and 1 more) [item 0]');
 		expect(error?.description).toContain('- "email" (Email) must be an email address such as name@example.com');
-		expect(sim.requests).toHaveLength(0);
+		expect(sim().requests).toHaveLength(0);
 	});
 
 	it.each([
@@ -71,10 +65,10 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 		['a pair that is not an object', kbJson(['a']), 'Invalid input: "data[0]" (Questions and Answers) must be an object with a question and an answer [item 0]'],
 		['empty', kbJson('  '), 'Invalid input: "data" (Questions and Answers) is required [item 0]'],
 	])('Knowledge Base JSON: %s', async (_name, parameters, message) => {
-		const { error } = await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim.url } });
+		const { error } = await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
 		if (typeof message === 'string') expect(error?.message).toBe(message);
 		else expect(error?.message).toMatch(message);
-		expect(sim.requests).toHaveLength(0);
+		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('Knowledge Base update without an id', async () => {
@@ -126,9 +120,9 @@ describe('one invalid item among many', () => {
 	const parameters = { ...segmentContactParameters, contactId: '={{ $json.id }}', phone: '={{ $json.phone }}' };
 
 	it('stops the node before anything is sent, naming the bad item', async () => {
-		const { error } = await runNode({ parameters, items: rows, credentials: { apiKey: API_KEY, baseUrl: sim.url } });
+		const { error } = await runNode({ parameters, items: rows, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
 		expect(error?.message).toBe('Invalid input: "phone" (Phone) is required [item 1]');
-		expect(sim.requests).toHaveLength(0);
+		expect(sim().requests).toHaveLength(0);
 	});
 
 	it('with Continue On Fail, fails only that item and sends the others', async () => {
@@ -136,10 +130,10 @@ describe('one invalid item among many', () => {
 			parameters,
 			items: rows,
 			continueOnFail: true,
-			credentials: { apiKey: API_KEY, baseUrl: sim.url },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
 		});
 		expect(error).toBeUndefined();
-		expect(sim.requests.map((r) => r.query.id).sort()).toEqual(['c-1', 'c-3']);
+		expect(sim().requests.map((r) => r.query.id).sort()).toEqual(['c-1', 'c-3']);
 		expect(outputs[0].map((item) => [item.json, item.pairedItem])).toEqual([
 			[{ id: 'c-1', message: 'Contact updated successfully.' }, { item: 0 }],
 			[{ error: 'Invalid input: "phone" (Phone) is required [item 1]' }, { item: 1 }],
@@ -152,7 +146,7 @@ describe('one invalid item among many', () => {
 			parameters,
 			items: rows,
 			onError: 'continueErrorOutput',
-			credentials: { apiKey: API_KEY, baseUrl: sim.url },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
 		});
 		expect(outputs[0].map((item) => item.json.id)).toEqual(['c-1', 'c-3']);
 		expect(outputs[1]).toHaveLength(1);

@@ -1,0 +1,19 @@
+import { createSimulator, type Simulator } from '../simulator';
+import { API_KEY } from './fixtures';
+
+/**
+ * One simulator per test file on 127.0.0.1, started before the tests and closed after them;
+ * each test starts with no recorded requests and no load modes. Returns a getter.
+ */
+export function useSimulator(): () => Simulator {
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await createSimulator({ apiKey: API_KEY });
+	});
+	afterAll(async () => sim.close());
+	beforeEach(() => {
+		sim.reset();
+		sim.setOptions({ latencyMs: 0, chaos: null, rateLimit: null });
+	});
+	return () => sim;
+}
