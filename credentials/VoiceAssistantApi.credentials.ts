@@ -53,12 +53,5 @@ export class VoiceAssistantApi implements ICredentialType {
 			method: ENDPOINTS.listAssistants.method,
 			disableFollowRedirect: true,
 		},
-		rules: [401, 403].map((status) => ({
-			type: 'responseCode' as const,
-			properties: {
-				value: status,
-				message: `The service refused the API key (HTTP ${status}). Check that it is the key of your voice assistant account.`,
-			},
-		})),
 	};
 }

@@ -15,7 +15,8 @@ export class VoiceAssistant implements INodeType {
 		icon: { light: 'file:voiceAssistant.svg', dark: 'file:voiceAssistant.dark.svg' },
 		group: ['output'],
 		version: 1,
-		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
+		subtitle:
+			'={{ ({ getAll: "Get many", start: "Start", create: "Create", update: "Update" })[$parameter.operation] + " " + ({ assistant: "assistants", playgroundCall: "playground call", knowledgeBase: "knowledge base", segmentContact: "segment contact" })[$parameter.resource] }}',
 		description: 'List AI voice-call assistants, start playground calls, manage knowledge bases and segment contacts',
 		defaults: { name: 'Voice Assistant' },
 		usableAsTool: true,

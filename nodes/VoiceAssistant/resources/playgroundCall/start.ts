@@ -107,7 +107,7 @@ export const startFields: INodeProperties[] = [
 		placeholder: 'e.g. +14155550100, +14155550101',
 		displayOptions: { show: showOnlyForStart },
 		description:
-			'One or more phone numbers to call, separated by commas. An expression may also return a list.',
+			'One or more phone numbers to call, separated by commas, semicolons or new lines. An expression may also return a list.',
 		routing: sendInBody('phone_number'),
 	},
 ];

@@ -1,0 +1,105 @@
+/**
+ * The node in n8n's editor, in headless Chromium (Debian's `chromium` package, driven by
+ * playwright-core): test/e2e/browser/editor-check.js opens the credential modal, the nodes
+ * panel and the parameter panel of each operation, checks the labels the spec requires, the
+ * Assistant picker and the output of "Execute step", and saves a PNG of each view.
+ * Skipped when /usr/bin/chromium is missing (CI installs it: apt-get install -y chromium).
+ */
+import fs from 'fs';
+import path from 'path';
+import { checkEditor, PANELS, PICTURES } from './browser/editor-check';
+import { API_KEY } from './helpers';
+import type { RunningN8n, SimulatorProcess } from './lib';
+import { getWithCookie, installPackage, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
+import { startSimulator } from './lib/simulator';
+
+const workDir = process.env.VA_E2E_WORKDIR as string;
+const tarball = process.env.VA_E2E_TARBALL as string;
+const CHROMIUM = '/usr/bin/chromium';
+const OWNER = { email: 'editor@example.com', firstName: 'Editor', lastName: 'Check', password: 'E2e-password-1' };
+
+const hasChromium = fs.existsSync(CHROMIUM);
+const describeWithChromium = hasChromium ? describe : describe.skip;
+const skipped = hasChromium ? '' : ` (SKIPPED: ${CHROMIUM} is missing; apt-get install -y chromium)`;
+// Jest does not list the tests of a skipped file: say it on the terminal.
+if (!hasChromium) process.stdout.write(`[e2e] editor checks in Chromium${skipped}\n`);
+
+let sim: SimulatorProcess;
+
+beforeAll(async () => {
+	if (!hasChromium) return;
+	if (!workDir || !tarball) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
+	sim = await startSimulator({ apiKey: API_KEY, logDir: workDir });
+});
+
+afterAll(async () => {
+	await sim?.stop();
+});
+
+describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${skipped}`, (version) => {
+	let userFolder: string;
+	let n8n: RunningN8n;
+	let cookie: string;
+
+	beforeAll(async () => {
+		userFolder = fs.mkdtempSync(path.join(workDir, `editor-${version}-`));
+		await installPackage(userFolder, tarball);
+		n8n = await startN8n(n8nBin(version), userFolder, { logDir: userFolder });
+		cookie = (await setupOwner(n8n.url, OWNER)) as string;
+		const response = await fetch(`${n8n.url}/rest/credentials`, {
+			method: 'POST',
+			headers: { cookie, 'content-type': 'application/json' },
+			body: JSON.stringify({
+				name: 'Voice Assistant (simulator)',
+				type: 'voiceAssistantApi',
+				data: { apiKey: API_KEY, baseUrl: sim.url },
+			}),
+		});
+		expect(response.status).toBe(200);
+	});
+
+	afterAll(async () => {
+		await n8n?.stop();
+		if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+	});
+
+	test('credential modal, actions, every operation panel: labels, picker, output items, pictures', async () => {
+		const { assistants } = await sim.data();
+		const names = assistants.map((assistant) => assistant.name as string);
+		const maya = assistants.find((assistant) => assistant.name === 'Maya');
+		expect(maya).toBeDefined();
+		await sim.reset();
+
+		const outDir = path.join(userFolder, 'pictures');
+		const report = await checkEditor({
+			url: n8n.url,
+			...OWNER,
+			outDir,
+			assistants: ['Maya', ...names.filter((name) => name !== 'Maya')],
+			log: (line) => process.stdout.write(`[editor ${version}] ${line}\n`),
+		});
+
+		expect(report.problems).toEqual([]);
+		expect(report.credential.test).toBe('Connection tested successfully');
+		expect(report.panels.map((panel) => [panel.node, panel.missing])).toEqual(PANELS.map((panel) => [panel.node, []]));
+		// Get Many lists every assistant; each of the other operations sends one request for the one input item.
+		expect(report.panels.map((panel) => panel.items)).toEqual([names.length, 1, 1, 1, 1]);
+		expect(report.assistants).toHaveLength(names.length);
+		expect(report.pictures.map((file) => path.basename(file, '.png')).sort()).toEqual([...PICTURES].sort());
+		for (const file of report.pictures) expect(fs.statSync(file).size).toBeGreaterThan(10_000);
+
+		// What the browser's runs sent: the picked assistant reached the call.
+		const requests = await sim.requests();
+		const calls = requests.filter((request) => request.path === '/api/v1/playground/call');
+		expect(calls).toHaveLength(1);
+		expect(JSON.parse(calls[0].rawBody)).toMatchObject({ assistant_id: maya?._id, dialer_id: 'dialer-main' });
+		expect((await sim.ledger()).applied.map((entry) => entry.op).sort()).toEqual([
+			'knowledgeBase.create',
+			'knowledgeBase.update',
+			'playground.call',
+			'segment.contact.update',
+		]);
+		// The check deletes the workflow it made.
+		expect((await getWithCookie(n8n.url, '/rest/workflows', cookie)).body.data).toEqual([]);
+	});
+});
