@@ -6,8 +6,8 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { CREDENTIAL_NAME } from './credential';
 import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
 import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
