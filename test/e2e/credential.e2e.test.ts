@@ -5,15 +5,11 @@
  * globalSetup.js (build, pack, cached n8n installs).
  */
 import fs from 'fs';
-import path from 'path';
-import { API_KEY } from './helpers';
-import type { RunningN8n, SimulatorProcess } from './lib';
-import { installPackage, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
+import { API_KEY, useSimulatorProcess, userFolderWithPackage } from './helpers';
+import type { RunningN8n } from './lib';
+import { n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
 import { freePort } from './lib/processes';
-import { startSimulator } from './lib/simulator';
 
-const workDir = process.env.VA_E2E_WORKDIR as string;
-const tarball = process.env.VA_E2E_TARBALL as string;
 const OWNER = { email: 'credential@example.com', firstName: 'Cred', lastName: 'Test', password: 'E2e-password-1' };
 const LIST_PATH = '/api/v1/user/listAssistant';
 
@@ -22,16 +18,7 @@ interface TestResult {
 	message: string;
 }
 
-let sim: SimulatorProcess;
-
-beforeAll(async () => {
-	if (!workDir || !tarball) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
-	sim = await startSimulator({ apiKey: API_KEY, logDir: workDir });
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
+const sim = useSimulatorProcess();
 
 describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /rest/credentials/test)', (version) => {
 	let userFolder: string;
@@ -58,15 +45,14 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 	}
 
 	beforeAll(async () => {
-		userFolder = fs.mkdtempSync(path.join(workDir, `credential-${version}-`));
-		await installPackage(userFolder, tarball);
+		userFolder = await userFolderWithPackage(`credential-${version}`);
 		n8n = await startN8n(n8nBin(version), userFolder, { logDir: userFolder });
 		cookie = (await setupOwner(n8n.url, OWNER)) as string;
 		expect(cookie).toBeDefined();
 		const created = await post('/rest/credentials', {
 			name: 'Voice Assistant (simulator)',
 			type: 'voiceAssistantApi',
-			data: { apiKey: API_KEY, baseUrl: sim.url },
+			data: { apiKey: API_KEY, baseUrl: sim().url },
 		});
 		expect(created.status).toBe(200);
 		credential = { id: created.data.id, name: created.data.name, type: created.data.type };
@@ -78,37 +64,37 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 	});
 
 	beforeEach(async () => {
-		await sim.reset();
+		await sim().reset();
 	});
 
 	test('the stored key, sent back redacted as the modal does: success, one GET of the assistant list', async () => {
 		// The modal never holds the saved key: n8n sends a placeholder and swaps the stored key in.
 		const stored = await fetch(`${n8n.url}/rest/credentials/${credential.id}?includeData=true`, { headers: { cookie } });
 		const { data } = (await stored.json()) as { data: { data: Record<string, string> } };
-		expect(data.data.baseUrl).toBe(sim.url);
+		expect(data.data.baseUrl).toBe(sim().url);
 		expect(data.data.apiKey).not.toBe(API_KEY);
 
 		expect(await testCredential(data.data)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		const requests = await sim.requests();
+		const requests = await sim().requests();
 		expect(requests).toHaveLength(1);
 		expect(requests[0]).toMatchObject({ method: 'GET', path: LIST_PATH, query: {}, rawBody: '', status: 200 });
 		expect(requests[0].headers['x-api-key']).toBe(API_KEY);
 	});
 
 	test('a valid key typed in the form, with a base URL ending in /api/v1/: success', async () => {
-		const result = await testCredential({ apiKey: API_KEY, baseUrl: `${sim.url}/api/v1/` });
+		const result = await testCredential({ apiKey: API_KEY, baseUrl: `${sim().url}/api/v1/` });
 		expect(result).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect((await sim.requests()).map((request) => request.path)).toEqual([LIST_PATH]);
+		expect((await sim().requests()).map((request) => request.path)).toEqual([LIST_PATH]);
 	});
 
 	// The credential's rules ("The service refused the API key (HTTP 401)...") never apply:
 	// n8n's NodeApiError drops the HTTP error it wraps (its `cause` field is reset), so the
 	// tester falls back to the NodeApiError's own message for the status.
 	test('a wrong key (the service answers 401): "Authorization failed - please check your credentials"', async () => {
-		const result = await testCredential({ apiKey: 'not-the-key', baseUrl: sim.url });
+		const result = await testCredential({ apiKey: 'not-the-key', baseUrl: sim().url });
 		expect(result).toEqual({ status: 'Error', message: 'Authorization failed - please check your credentials' });
 		// n8n sends a request answered 401 once more (httpRequestWithAuthentication), then gives up.
-		const requests = await sim.requests();
+		const requests = await sim().requests();
 		expect(requests.map((request) => [request.path, request.status, request.headers['x-api-key']])).toEqual([
 			[LIST_PATH, 401, 'not-the-key'],
 			[LIST_PATH, 401, 'not-the-key'],
@@ -116,8 +102,8 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 	});
 
 	test('a key the service forbids (403): "Forbidden - perhaps check your credentials?"', async () => {
-		await sim.failNext({ status: 403, method: 'GET', path: LIST_PATH, body: { message: 'Forbidden' } });
-		const result = await testCredential({ apiKey: API_KEY, baseUrl: sim.url });
+		await sim().failNext({ status: 403, method: 'GET', path: LIST_PATH, body: { message: 'Forbidden' } });
+		const result = await testCredential({ apiKey: API_KEY, baseUrl: sim().url });
 		expect(result).toEqual({ status: 'Error', message: 'Forbidden - perhaps check your credentials?' });
 	});
 
@@ -125,18 +111,18 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 		const closedPort = await freePort();
 		const result = await testCredential({ apiKey: API_KEY, baseUrl: `http://127.0.0.1:${closedPort}` });
 		expect(result).toEqual({ status: 'Error', message: 'The service refused the connection - perhaps it is offline' });
-		expect(await sim.requests()).toEqual([]);
+		expect(await sim().requests()).toEqual([]);
 	});
 
 	test('a base URL that is not the service (404): "The resource you are requesting could not be found"', async () => {
-		const result = await testCredential({ apiKey: API_KEY, baseUrl: `${sim.url}/not-the-api` });
+		const result = await testCredential({ apiKey: API_KEY, baseUrl: `${sim().url}/not-the-api` });
 		expect(result).toEqual({ status: 'Error', message: 'The resource you are requesting could not be found' });
 	});
 
 	test('no message ever holds the key', async () => {
 		const results = [
-			await testCredential({ apiKey: `${API_KEY}-wrong`, baseUrl: sim.url }),
-			await testCredential({ apiKey: `${API_KEY}-wrong`, baseUrl: `${sim.url}/not-the-api` }),
+			await testCredential({ apiKey: `${API_KEY}-wrong`, baseUrl: sim().url }),
+			await testCredential({ apiKey: `${API_KEY}-wrong`, baseUrl: `${sim().url}/not-the-api` }),
 		];
 		for (const result of results) expect(result.message).not.toContain(API_KEY);
 	});

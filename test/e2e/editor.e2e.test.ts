@@ -8,13 +8,10 @@
 import fs from 'fs';
 import path from 'path';
 import { checkEditor, PANELS, PICTURES } from './browser/editor-check';
-import { API_KEY } from './helpers';
-import type { RunningN8n, SimulatorProcess } from './lib';
-import { getWithCookie, installPackage, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
-import { startSimulator } from './lib/simulator';
+import { API_KEY, useSimulatorProcess, userFolderWithPackage } from './helpers';
+import type { RunningN8n } from './lib';
+import { getWithCookie, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
 
-const workDir = process.env.VA_E2E_WORKDIR as string;
-const tarball = process.env.VA_E2E_TARBALL as string;
 const CHROMIUM = '/usr/bin/chromium';
 const OWNER = { email: 'editor@example.com', firstName: 'Editor', lastName: 'Check', password: 'E2e-password-1' };
 
@@ -24,17 +21,7 @@ const skipped = hasChromium ? '' : ` (SKIPPED: ${CHROMIUM} is missing; apt-get i
 // Jest does not list the tests of a skipped file: say it on the terminal.
 if (!hasChromium) process.stdout.write(`[e2e] editor checks in Chromium${skipped}\n`);
 
-let sim: SimulatorProcess;
-
-beforeAll(async () => {
-	if (!hasChromium) return;
-	if (!workDir || !tarball) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
-	sim = await startSimulator({ apiKey: API_KEY, logDir: workDir });
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
+const sim = useSimulatorProcess(hasChromium);
 
 describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${skipped}`, (version) => {
 	let userFolder: string;
@@ -42,8 +29,7 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 	let cookie: string;
 
 	beforeAll(async () => {
-		userFolder = fs.mkdtempSync(path.join(workDir, `editor-${version}-`));
-		await installPackage(userFolder, tarball);
+		userFolder = await userFolderWithPackage(`editor-${version}`);
 		n8n = await startN8n(n8nBin(version), userFolder, { logDir: userFolder });
 		cookie = (await setupOwner(n8n.url, OWNER)) as string;
 		const response = await fetch(`${n8n.url}/rest/credentials`, {
@@ -52,7 +38,7 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 			body: JSON.stringify({
 				name: 'Voice Assistant (simulator)',
 				type: 'voiceAssistantApi',
-				data: { apiKey: API_KEY, baseUrl: sim.url },
+				data: { apiKey: API_KEY, baseUrl: sim().url },
 			}),
 		});
 		expect(response.status).toBe(200);
@@ -64,11 +50,11 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 	});
 
 	test('credential modal, actions, every operation panel: labels, picker, output items, pictures', async () => {
-		const { assistants } = await sim.data();
+		const { assistants } = await sim().data();
 		const names = assistants.map((assistant) => assistant.name as string);
 		const maya = assistants.find((assistant) => assistant.name === 'Maya');
 		expect(maya).toBeDefined();
-		await sim.reset();
+		await sim().reset();
 
 		const outDir = path.join(userFolder, 'pictures');
 		const report = await checkEditor({
@@ -89,11 +75,11 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 		for (const file of report.pictures) expect(fs.statSync(file).size).toBeGreaterThan(10_000);
 
 		// What the browser's runs sent: the picked assistant reached the call.
-		const requests = await sim.requests();
+		const requests = await sim().requests();
 		const calls = requests.filter((request) => request.path === '/api/v1/playground/call');
 		expect(calls).toHaveLength(1);
 		expect(JSON.parse(calls[0].rawBody)).toMatchObject({ assistant_id: maya?._id, dialer_id: 'dialer-main' });
-		expect((await sim.ledger()).applied.map((entry) => entry.op).sort()).toEqual([
+		expect((await sim().ledger()).applied.map((entry) => entry.op).sort()).toEqual([
 			'knowledgeBase.create',
 			'knowledgeBase.update',
 			'playground.call',

@@ -5,9 +5,36 @@
 import fs from 'fs';
 import path from 'path';
 import type { RecordedRequest } from '../simulator';
-import type { N8nItem, N8nRun } from './lib';
+import type { N8nItem, N8nRun, SimulatorProcess } from './lib';
+import { installPackage } from './lib/n8n';
+import { startSimulator } from './lib/simulator';
 
 export const API_KEY = 'e2e-api-key-5f2c1d';
+
+/** Set by globalSetup: the run's working folder and the packed tarball. */
+const WORK_DIR = process.env.VA_E2E_WORKDIR as string;
+const TARBALL = process.env.VA_E2E_TARBALL as string;
+
+/** The API simulator as a separate process for the test file (unless `enabled` is false); returns a getter. */
+export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
+	let sim: SimulatorProcess | undefined;
+	beforeAll(async () => {
+		if (!enabled) return;
+		if (!WORK_DIR || !TARBALL) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
+		sim = await startSimulator({ apiKey: API_KEY, logDir: WORK_DIR });
+	});
+	afterAll(async () => {
+		await sim?.stop();
+	});
+	return () => sim as SimulatorProcess;
+}
+
+/** A fresh n8n user folder with the packed package installed the way the Community Nodes screen does. */
+export async function userFolderWithPackage(name: string): Promise<string> {
+	const userFolder = fs.mkdtempSync(path.join(WORK_DIR, `${name}-`));
+	await installPackage(userFolder, TARBALL);
+	return userFolder;
+}
 export const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)' };
 export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;

@@ -25,24 +25,21 @@ import {
 	voiceAssistant,
 	workflow,
 	type Workflow,
+	useSimulatorProcess,
+	userFolderWithPackage,
 } from './helpers';
-import type { SimulatorProcess } from './lib';
 import {
 	PACKAGE_NAME,
 	executeWorkflow,
 	getWithCookie,
 	installDir,
-	installPackage,
 	n8nBin,
 	n8nCli,
 	requestedVersions,
 	setupOwner,
 	startN8n,
 } from './lib/n8n';
-import { startSimulator } from './lib/simulator';
 
-const workDir = process.env.VA_E2E_WORKDIR as string;
-const tarball = process.env.VA_E2E_TARBALL as string;
 
 const MAYA = '6650b7c1e4a2f9d3b8c10a01';
 const CONTACT_PATH = '/api/v1/segment/contact/update';
@@ -51,16 +48,7 @@ const SIMPLIFIED_KEYS = [
 	...['voice_name', 'voice_id', 'accent', 'ai_model_id', 'knowledge_base_Id'],
 ];
 
-let sim: SimulatorProcess;
-
-beforeAll(async () => {
-	if (!workDir || !tarball) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
-	sim = await startSimulator({ apiKey: API_KEY, logDir: workDir });
-});
-
-afterAll(async () => {
-	await sim?.stop();
-});
+const sim = useSimulatorProcess();
 
 // ---------------------------------------------------------------------------------------------
 // The suite's own workflows: one per operation, a validation failure, Continue On Fail, bulk.
@@ -258,18 +246,17 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	const execute = (id: string) => executeWorkflow(bin, id, userFolder);
 	/** The requests the simulator received in this test (kept for the spec check after it). */
-	const requests = async () => (recorded = await sim.requests());
+	const requests = async () => (recorded = await sim().requests());
 	const bodies = (list: RecordedRequest[]) => list.map((request) => JSON.parse(request.rawBody));
 
 	beforeAll(async () => {
-		userFolder = fs.mkdtempSync(path.join(workDir, `n8n-${version}-`));
-		await installPackage(userFolder, tarball);
+		userFolder = await userFolderWithPackage(`n8n-${version}`);
 		const importDir = path.join(userFolder, 'import');
 		fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 		const credentialFile = path.join(importDir, 'credentials.json');
 		fs.writeFileSync(
 			credentialFile,
-			JSON.stringify([{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim.url } }]),
+			JSON.stringify([{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim().url } }]),
 		);
 		for (const wf of [...Object.values(examples), ...exampleCopies, ...suiteWorkflows]) {
 			fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
@@ -284,12 +271,12 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	beforeEach(async () => {
 		recorded = undefined;
-		await sim.reset();
+		await sim().reset();
 	});
 
 	// Every request of every test must follow the spec, whatever the test itself checks.
 	afterEach(async () => {
-		const all = recorded ?? (await sim.requests());
+		const all = recorded ?? (await sim().requests());
 		expect(all.flatMap(specProblems)).toEqual([]);
 	});
 
@@ -324,7 +311,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const { code, run } = await execute('vaE2eAssistants');
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(code).toBe(0);
-		const { assistants } = await sim.data();
+		const { assistants } = await sim().data();
 
 		const all = outputOf(run, 'All assistants');
 		expect(all.map((item) => item.json.id)).toEqual(assistants.map((assistant) => assistant._id));
@@ -371,7 +358,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			[0, expected[0]],
 			[1, expected[1]],
 		]);
-		const ledger = await sim.ledger();
+		const ledger = await sim().ledger();
 		expect(ledger.applied.map((entry) => entry.op)).toEqual(['playground.call', 'playground.call']);
 	});
 
@@ -386,7 +373,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(received[0].headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
 		expect(JSON.parse(received[0].rawBody)).toStrictEqual(expected);
 		expect(outputOf(run, 'Create').map((item) => [pairedIndex(item), item.json])).toEqual([[0, expected]]);
-		expect((await sim.ledger()).applied).toHaveLength(1);
+		expect((await sim().ledger()).applied).toHaveLength(1);
 	});
 
 	test('Knowledge Base → Create, JSON mode: an array or JSON text from an expression', async () => {
@@ -421,7 +408,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(received[0].headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
 		expect(JSON.parse(received[0].rawBody)).toStrictEqual(expected);
 		expect(outputOf(run, 'Update').map((item) => [pairedIndex(item), item.json])).toEqual([[0, { id, ...expected }]]);
-		expect((await sim.data()).knowledgeBases[id]).toEqual(expected);
+		expect((await sim().data()).knowledgeBases[id]).toEqual(expected);
 	});
 
 	test('Segment Contact → Update: empty optional fields are not sent, numbers become text', async () => {
@@ -461,11 +448,11 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		// Names the field (as the spec and the node UI call it) and the item.
 		expect(run.data.resultData.error?.message).toMatch(/^Invalid input: "phone" \(Phone\) (is required|must not be empty) \[item 1\]$/);
 		expect(await requests()).toEqual([]);
-		expect((await sim.ledger()).applied).toEqual([]);
+		expect((await sim().ledger()).applied).toEqual([]);
 	});
 
 	test('Continue On Fail: the item answered 404 carries the error, the others succeed', async () => {
-		await sim.failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
+		await sim().failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
 		const { code, run } = await execute('vaE2eContinue');
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(code).toBe(0);
@@ -486,7 +473,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				expect(item.json.error).toBe(`No segment contact with ID "${failedId}" was found (HTTP 404)`);
 			} else expect(item.json).toEqual({ id: ids[i], message: 'Contact updated successfully.' });
 		});
-		const ledger = await sim.ledger();
+		const ledger = await sim().ledger();
 		expect(ledger.applied.map((entry) => entry.id).sort()).toEqual(ids.filter((id) => id !== failedId));
 	});
 
@@ -520,7 +507,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const byId = new Map(received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
 		expect(byId.get('bulk-042')).toStrictEqual({ first_name: 'First42', last_name: 'Last42', phone: '+14155550042' });
 
-		const ledger = await sim.ledger();
+		const ledger = await sim().ledger();
 		expect(ledger.applied).toHaveLength(500);
 		expect(ledger.countsByKey).toEqual(Object.fromEntries(ids.map((id) => [`segment.contact.update:${id}`, 1])));
 
@@ -592,7 +579,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			const { code, run } = await execute('vaExPickAndCall1');
 			expect(run.data.resultData.error).toBeUndefined();
 			expect(code).toBe(0);
-			const { assistants } = await sim.data();
+			const { assistants } = await sim().data();
 			const chosen = assistants.find(
 				(assistant) => assistant.type === 'outbound' && assistant.language === 'en' && assistant.knowledge_base_Id,
 			);
