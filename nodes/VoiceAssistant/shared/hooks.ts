@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import type { z } from 'zod/v4';
-import { getRunState, stopRunUnlessContinuing } from './runState';
+import { getRunState } from './runState';
 import { check, invalidInputError, type FieldLabels } from './validation';
 
 /**
@@ -66,11 +66,12 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		if (problems.length === 0) return options;
 		const itemIndex = this.getItemIndex();
 		const error = invalidInputError(this.getNode(), problems, itemIndex);
+		const state = getRunState(this);
 		if (this.continueOnFail()) {
-			getRunState(this).invalidItems.set(itemIndex, error);
+			state.invalidItems.set(itemIndex, error);
 			return options;
 		}
-		stopRunUnlessContinuing(this, error);
+		state.stop(error);
 		throw error;
 	};
 }

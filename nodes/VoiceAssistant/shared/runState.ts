@@ -31,6 +31,11 @@ export class RunState {
 		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
 	}
 
+	/** Called when an item failed and the node does not continue on fail: items not yet sent will not be. */
+	stop(error: NodeApiError | NodeOperationError): void {
+		this.stopError ??= error;
+	}
+
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context);
@@ -50,13 +55,4 @@ export function getRunState(context: IExecuteSingleFunctions): RunState {
 		runs.set(key, state);
 	}
 	return state;
-}
-
-/** Stops the run unless the node continues on fail: items not yet sent will not be. */
-export function stopRunUnlessContinuing(
-	context: IExecuteSingleFunctions,
-	error: NodeApiError | NodeOperationError,
-): void {
-	if (context.continueOnFail()) return;
-	getRunState(context).stopError ??= error;
 }

@@ -10,7 +10,8 @@ import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
-import { getRunState, stopRunUnlessContinuing, type RunState } from './runState';
+import { getRunState, type RunState } from './runState';
+import type { ApiTarget } from './transport';
 import { invalidInputError } from './validation';
 
 type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
@@ -47,10 +48,9 @@ function shapeOutput(items: INodeExecutionData[], itemIndex: number, id: unknown
  */
 async function send(
 	context: IExecutePaginationFunctions,
-	state: RunState,
+	{ credential }: ApiTarget,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const { credential } = await state.apiTarget(context);
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
 	const options = {
 		...requestData.options,
@@ -73,6 +73,7 @@ async function send(
 async function sendWithRetries(
 	context: IExecutePaginationFunctions,
 	state: RunState,
+	target: ApiTarget,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<Outcome> {
 	const method = String(requestData.options.method ?? 'GET').toUpperCase();
@@ -81,16 +82,15 @@ async function sendWithRetries(
 	for (let attempt = 0; ; attempt++) {
 		if (state.stopError) return { error: state.stopError };
 		try {
-			return { items: await send(context, state, requestData) };
+			return { items: await send(context, target, requestData) };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
 			const failure = readHttpFailure(caught);
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
 			if (!decision.retry || signal?.aborted) {
-				const { apiKey } = await state.apiTarget(context);
 				const where = failureContext(requestData, attempt + 1);
-				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), apiKey) };
+				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
 			}
 			// The item keeps its slot while it waits: the more the service pushes back, the fewer
 			// requests are in flight, and when every slot waits nothing new is sent.
@@ -135,13 +135,13 @@ export async function sendRequest(
 	} else {
 		await state.limiter.acquire();
 		try {
-			outcome = await sendWithRetries(this, state, requestData);
+			outcome = await sendWithRetries(this, state, target, requestData);
 		} finally {
 			state.limiter.release();
 		}
 	}
 	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
 	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex)];
-	stopRunUnlessContinuing(this, outcome.error);
+	state.stop(outcome.error);
 	throw outcome.error;
 }
