@@ -4,8 +4,7 @@
  * package installed from the packed tarball, against the API simulator. Prepared by
  * globalSetup.js (build, pack, cached n8n installs).
  */
-import fs from 'fs';
-import { API_KEY, useSimulatorProcess, userFolderWithPackage } from './helpers';
+import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
 import type { RunningN8n } from './lib';
 import { n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
 import { freePort } from './lib/processes';
@@ -60,7 +59,7 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 
 	afterAll(async () => {
 		await n8n?.stop();
-		if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+		removeUserFolder(userFolder);
 	});
 
 	beforeEach(async () => {

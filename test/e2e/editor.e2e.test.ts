@@ -8,7 +8,7 @@
 import fs from 'fs';
 import path from 'path';
 import { checkEditor, PANELS, PICTURES } from './browser/editor-check';
-import { API_KEY, useSimulatorProcess, userFolderWithPackage } from './helpers';
+import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
 import type { RunningN8n } from './lib';
 import { getWithCookie, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
 
@@ -46,7 +46,7 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 
 	afterAll(async () => {
 		await n8n?.stop();
-		if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+		removeUserFolder(userFolder);
 	});
 
 	test('credential modal, actions, every operation panel: labels, picker, output items, pictures', async () => {

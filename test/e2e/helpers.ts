@@ -13,7 +13,7 @@ export const API_KEY = 'e2e-api-key-5f2c1d';
 
 /** Set by globalSetup: the run's working folder and the packed tarball. */
 const WORK_DIR = process.env.VA_E2E_WORKDIR as string;
-const TARBALL = process.env.VA_E2E_TARBALL as string;
+export const TARBALL = process.env.VA_E2E_TARBALL as string;
 
 /** The API simulator as a separate process for the test file (unless `enabled` is false); returns a getter. */
 export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
@@ -27,6 +27,11 @@ export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
 		await sim?.stop();
 	});
 	return () => sim as SimulatorProcess;
+}
+
+/** Removes a user folder after its tests, unless VA_E2E_KEEP asks to keep it for a look. */
+export function removeUserFolder(userFolder: string | undefined): void {
+	if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
 }
 
 /** A fresh n8n user folder with the packed package installed the way the Community Nodes screen does. */

@@ -25,6 +25,7 @@ import {
 	voiceAssistant,
 	workflow,
 	type Workflow,
+	removeUserFolder,
 	useSimulatorProcess,
 	userFolderWithPackage,
 } from './helpers';
@@ -266,7 +267,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	afterAll(() => {
-		if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
+		removeUserFolder(userFolder);
 	});
 
 	beforeEach(async () => {

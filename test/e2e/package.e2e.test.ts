@@ -5,13 +5,12 @@
  */
 import { execFileSync } from 'child_process';
 import path from 'path';
-import { CREDENTIAL, NODE_TYPE, TOOL_NODE_TYPE, readExamples } from './helpers';
+import { CREDENTIAL, NODE_TYPE, TARBALL, TOOL_NODE_TYPE, readExamples } from './helpers';
 
-const tarball = process.env.VA_E2E_TARBALL as string;
-const read = (file: string) => execFileSync('tar', ['-xzOf', tarball, `package/${file}`]).toString('utf8');
+const read = (file: string) => execFileSync('tar', ['-xzOf', TARBALL, `package/${file}`]).toString('utf8');
 
 describe('the npm tarball', () => {
-	const files = execFileSync('tar', ['-tzf', tarball])
+	const files = execFileSync('tar', ['-tzf', TARBALL])
 		.toString('utf8')
 		.split('\n')
 		.filter(Boolean)
