@@ -1,3 +1,5 @@
+import { cancelledError } from './cancellation';
+
 /** A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order. */
 export class ConcurrencyLimiter {
 	private active = 0;
@@ -6,12 +8,25 @@ export class ConcurrencyLimiter {
 
 	constructor(private readonly limit: number) {}
 
-	async acquire(): Promise<void> {
+	/** Resolves when a slot is taken; rejects, leaving the queue, when `signal` aborts first. */
+	async acquire(signal?: AbortSignal): Promise<void> {
+		if (signal?.aborted) throw cancelledError();
 		if (this.active < this.limit) {
 			this.active++;
 			return;
 		}
-		await new Promise<void>((resolve) => this.waiting.push(resolve));
+		await new Promise<void>((resolve, reject) => {
+			const onAbort = () => {
+				this.waiting.splice(this.waiting.indexOf(take), 1);
+				reject(cancelledError());
+			};
+			const take = () => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve();
+			};
+			this.waiting.push(take);
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
 	}
 
 	/** Hands the slot straight to the next waiter, so a late arrival cannot jump the queue. */

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import type { z } from 'zod/v4';
-import { getRunState } from './runState';
+import { joinRun } from './runState';
 import { check, invalidInputError, type FieldLabels } from './validation';
 
 /**
@@ -62,11 +62,11 @@ function problemsOf(
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
+		const state = joinRun(this, options);
 		const problems = problemsOf(contract, options, this);
 		if (problems.length === 0) return options;
 		const itemIndex = this.getItemIndex();
 		const error = invalidInputError(this.getNode(), problems, itemIndex);
-		const state = getRunState(this);
 		if (this.continueOnFail()) {
 			state.invalidItems.set(itemIndex, error);
 			return options;

@@ -1,7 +1,7 @@
 import type {
 	IDataObject,
-	IExecuteData,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
@@ -10,11 +10,8 @@ import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { readApiTarget, type ApiTarget } from './transport';
 
 /**
- * State shared by the items of one node run: the concurrency limiter, the credential, and the
- * first error that stops the run.
- *
- * n8n's declarative engine gives each item its own context, but all of them share the run's
- * `executeData` object, so it keys the state (and lets it be garbage-collected with the run).
+ * State shared by the items of one run of the node: the concurrency limiter, the credential,
+ * the execution's cancel signal and the first error that stops the run.
  */
 export class RunState {
 	readonly limiter: ConcurrencyLimiter;
@@ -27,7 +24,11 @@ export class RunState {
 
 	private target: Promise<ApiTarget> | undefined;
 
-	constructor(readonly policy: RequestPolicy) {
+	constructor(
+		readonly policy: RequestPolicy,
+		/** Aborted when the user (or n8n) cancels the execution. */
+		readonly signal: AbortSignal | undefined,
+	) {
 		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
 	}
 
@@ -43,16 +44,33 @@ export class RunState {
 	}
 }
 
-const runs = new WeakMap<IExecuteData | IExecuteSingleFunctions, RunState>();
+/** The run that item 0 began last, per `executeData` (the object all items of a run share). */
+const latestRun = new WeakMap<object, RunState>();
 
-export function getRunState(context: IExecuteSingleFunctions): RunState {
-	// Without executeData (n8n always passes it) each item would get a state of its own.
+/** The run each item's request belongs to, from its preSend to its answer. */
+const runOfRequest = new WeakMap<object, RunState>();
+
+/**
+ * Called from every item's preSend. A run of the node is a manual or scheduled execution, each
+ * try of n8n's Retry On Fail, or each call of an AI Agent tool; the last two reuse the same
+ * `executeData`, so it cannot tell runs apart. But n8n prepares the items of a run in order and
+ * synchronously, item 0 first: item 0 starts a fresh state and the others join it. The state is
+ * pinned to the item's request so the send step finds it whatever runs in between.
+ */
+export function joinRun(context: IExecuteSingleFunctions, request: IHttpRequestOptions): RunState {
 	const key = context.getExecuteData() ?? context;
-	let state = runs.get(key);
+	let state = context.getItemIndex() === 0 ? undefined : latestRun.get(key);
 	if (!state) {
 		// Read once per run: a limit on requests in flight cannot differ between items.
-		state = new RunState(readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject));
-		runs.set(key, state);
+		const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
+		state = new RunState(policy, context.getExecutionCancelSignal?.());
+		latestRun.set(key, state);
 	}
+	runOfRequest.set(request, state);
 	return state;
+}
+
+/** The run of a request that went through preSend (every operation's routing has one). */
+export function runOf(context: IExecuteSingleFunctions, request: object): RunState {
+	return runOfRequest.get(request) ?? joinRun(context, request as IHttpRequestOptions);
 }

@@ -6,11 +6,12 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError, sleep } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { CancelledError, throwIfCancelled, waitUnlessCancelled } from './cancellation';
 import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
-import { getRunState, type RunState } from './runState';
+import { runOf, type RunState } from './runState';
 import type { ApiTarget } from './transport';
 import { invalidInputError } from './validation';
 
@@ -77,10 +78,10 @@ async function sendWithRetries(
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<Outcome> {
 	const method = String(requestData.options.method ?? 'GET').toUpperCase();
-	const signal = context.getExecutionCancelSignal?.();
 	let waitedMs = 0;
 	for (let attempt = 0; ; attempt++) {
 		if (state.stopError) return { error: state.stopError };
+		throwIfCancelled(state.signal);
 		try {
 			return { items: await send(context, target, requestData) };
 		} catch (caught) {
@@ -88,15 +89,35 @@ async function sendWithRetries(
 			const failure = readHttpFailure(caught);
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
-			if (!decision.retry || signal?.aborted) {
+			if (!decision.retry || state.signal?.aborted) {
 				const where = failureContext(requestData, attempt + 1);
 				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
 			}
 			// The item keeps its slot while it waits: the more the service pushes back, the fewer
 			// requests are in flight, and when every slot waits nothing new is sent.
 			waitedMs += decision.delayMs;
-			await sleep(decision.delayMs);
+			await waitUnlessCancelled(decision.delayMs, state.signal);
 		}
+	}
+}
+
+/** Sends within the run's concurrency bound; a cancelled execution sends nothing more. */
+async function sendInSlot(
+	context: IExecutePaginationFunctions,
+	state: RunState,
+	target: ApiTarget,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<Outcome> {
+	try {
+		await state.limiter.acquire(state.signal);
+		try {
+			return await sendWithRetries(context, state, target, requestData);
+		} finally {
+			state.limiter.release();
+		}
+	} catch (error) {
+		if (!(error instanceof CancelledError)) throw error;
+		return { error: new NodeOperationError(context.getNode(), error.message, { itemIndex: context.getItemIndex() }) };
 	}
 }
 
@@ -119,7 +140,7 @@ export async function sendRequest(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {
-	const state = getRunState(this);
+	const state = runOf(this, requestData.options);
 	const itemIndex = this.getItemIndex();
 	const id = requestData.options.qs?.id;
 	const invalid = state.invalidItems.get(itemIndex);
@@ -132,13 +153,10 @@ export async function sendRequest(
 		outcome = { error: state.stopError };
 	} else if (target.problem) {
 		outcome = { error: invalidInputError(this.getNode(), [target.problem], itemIndex) };
+	} else if (target.notAllowed) {
+		outcome = { error: new NodeOperationError(this.getNode(), target.notAllowed, { itemIndex }) };
 	} else {
-		await state.limiter.acquire();
-		try {
-			outcome = await sendWithRetries(this, state, target, requestData);
-		} finally {
-			state.limiter.release();
-		}
+		outcome = await sendInSlot(this, state, target, requestData);
 	}
 	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
 	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex)];

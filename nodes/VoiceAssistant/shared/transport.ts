@@ -6,6 +6,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { domainRefusal } from './allowedDomains';
 import { CREDENTIAL_NAME } from './credential';
 import { readHttpFailure, toUserError } from './errors';
 
@@ -39,6 +40,8 @@ export interface ApiTarget {
 	apiKey: string | undefined;
 	/** Set when the Base URL cannot be used; nothing may be sent then. */
 	problem?: string;
+	/** Set when the credential's Allowed HTTP Request Domains exclude the Base URL; nothing may be sent then. */
+	notAllowed?: string;
 	/** The credential as n8n's authentication helper takes it, so it is not read again per request. */
 	credential: ICredentialsDecrypted;
 }
@@ -52,7 +55,7 @@ export async function readApiTarget(
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : undefined;
 	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_NAME] ?? {};
 	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
-	return { root, apiKey, problem: baseUrlProblem(root), credential };
+	return { root, apiKey, problem: baseUrlProblem(root), notAllowed: domainRefusal(root, data), credential };
 }
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
@@ -61,8 +64,8 @@ export async function apiRequest(
 	method: IHttpRequestMethods,
 	path: string,
 ): Promise<unknown> {
-	const { root, apiKey, problem } = await readApiTarget(this);
-	if (problem) throw new NodeOperationError(this.getNode(), problem);
+	const { root, apiKey, problem, notAllowed } = await readApiTarget(this);
+	if (problem ?? notAllowed) throw new NodeOperationError(this.getNode(), (problem ?? notAllowed) as string);
 	try {
 		return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method,

@@ -8,7 +8,7 @@ export function requestedVersions(): string[];
 export function cacheRoot(): string;
 export function installDir(version: string): string;
 export function n8nBin(version: string): string;
-export function installedVersion(dir: string): Promise<string | undefined>;
+export function installedVersion(dir: string, version?: string): Promise<string | undefined>;
 export function ensureN8n(version: string, log?: (line: string) => void): Promise<string>;
 export function buildAndPack(destination: string, log?: (line: string) => void): Promise<string>;
 export function installPackage(userFolder: string, tarball: string): Promise<string>;

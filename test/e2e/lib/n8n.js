@@ -16,7 +16,7 @@ const HARNESS_DIR = path.join(REPO_ROOT, 'test', 'e2e', 'harness');
 const PACKAGE_NAME = require(path.join(REPO_ROOT, 'package.json')).name;
 
 /** The versions in test/e2e/harness; the suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
-const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50'];
+const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50', '2.41.1'];
 
 /** Fixed so that imported credentials can be decrypted by every later n8n process. */
 const ENCRYPTION_KEY = 'voice-assistant-e2e-fixed-encryption-key';
@@ -44,11 +44,41 @@ function n8nBin(version) {
 	return path.join(installDir(version), 'node_modules', '.bin', 'n8n');
 }
 
+/**
+ * How a harness folder installs (its package.json's `e2eHarness`): `node` names the harness of
+ * the Node.js it runs on (none: the Node running the suite), `installScripts: false` installs
+ * without them and `rebuild` lists the packages whose scripts run afterwards.
+ */
+function harnessOptions(name) {
+	return JSON.parse(fs.readFileSync(path.join(HARNESS_DIR, name, 'package.json'), 'utf8')).e2eHarness ?? {};
+}
+
+/** The folder holding the `node` binary of a Node.js harness (test/e2e/harness/node-*). */
+function nodeBinDir(runtime) {
+	return path.join(cacheRoot(), runtime, 'node_modules', 'node', 'bin');
+}
+
+/**
+ * The environment of a process of this n8n version: its Node.js first in PATH when it needs
+ * another one than the suite's (n8n's bin runs `env node`, and n8n starts its task runner as
+ * `node` from PATH).
+ */
+function runtimeEnv(version, env) {
+	const { node } = harnessOptions(`n8n-${version}`);
+	return node ? { ...env, PATH: `${nodeBinDir(node)}${path.delimiter}${env.PATH ?? ''}` } : env;
+}
+
+/** The n8n version a binary from n8nBin() belongs to. */
+function versionOfBin(bin) {
+	return path.basename(path.resolve(bin, '..', '..', '..')).replace(/^n8n-/, '');
+}
+
 /** What `n8n --version` prints in an install folder, or undefined when it does not run. */
-async function installedVersion(dir) {
+async function installedVersion(dir, version = path.basename(dir).replace(/^n8n-/, '').replace(/\.partial-\d+$/, '')) {
 	const bin = path.join(dir, 'node_modules', '.bin', 'n8n');
 	if (!fs.existsSync(bin)) return undefined;
-	const result = await runProcess(bin, ['--version'], { env: cleanEnv(), timeoutMs: 120_000, name: 'n8n-version' });
+	const env = runtimeEnv(version, cleanEnv());
+	const result = await runProcess(bin, ['--version'], { env, timeoutMs: 120_000, name: 'n8n-version' });
 	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
 }
 
@@ -69,62 +99,92 @@ function removeAbandonedInstalls(dir) {
 	}
 }
 
-/**
- * Makes sure the pinned n8n is installed in the cache and returns its `n8n` binary. A cold
- * install (`npm ci` from the committed manifest and lockfile) takes minutes and ~2.3 GB; it
- * goes to a side folder that is renamed when complete, so a broken install is never reused.
- */
-async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
-	const dir = installDir(version);
-	if ((await installedVersion(dir)) === version) return n8nBin(version);
+/** Size of a folder in MB (`du`), for progress lines; undefined while it cannot be read. */
+async function folderMegabytes(dir) {
+	const result = await runProcess('du', ['-sm', dir], { timeoutMs: 60_000, name: 'du' });
+	const megabytes = Number.parseInt(result.stdout, 10);
+	return Number.isFinite(megabytes) ? megabytes : undefined;
+}
 
-	const harness = path.join(HARNESS_DIR, `n8n-${version}`);
-	for (const file of ['package.json', 'package-lock.json']) {
-		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
-	}
+/**
+ * Installs a harness folder (its committed package.json and lockfile) into the cache with
+ * `npm ci`, unless `isReady(dir)` says the cached copy is good. The install goes to a side
+ * folder renamed when complete, so a broken install is never reused; progress lines say the
+ * phase and the megabytes written so far.
+ */
+async function installHarness(name, { env, isReady, expectedMegabytes, expectedTime }, log) {
+	const dir = path.join(cacheRoot(), name);
+	if (await isReady(dir)) return dir;
+	const harness = path.join(HARNESS_DIR, name);
 	removeAbandonedInstalls(dir);
 	const partial = `${dir}.partial-${process.pid}`;
 	fs.rmSync(partial, { recursive: true, force: true });
 	fs.mkdirSync(partial, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json']) {
+		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
 		fs.copyFileSync(path.join(harness, file), path.join(partial, file));
 	}
-
-	log(`Installing n8n ${version} into ${dir} (npm ci, first time only: ~4-8 minutes, ~2.3 GB)...`);
+	const { installScripts = true, rebuild = [] } = harnessOptions(name);
+	const steps = [
+		['download and unpack', ['ci', `--ignore-scripts=${!installScripts}`, '--audit=false', '--fund=false', '--no-progress']],
+		...(rebuild.length ? [['build native modules', ['rebuild', ...rebuild]]] : []),
+	];
+	log(`Installing ${name} into ${dir} (first time only: ${expectedTime}, ~${expectedMegabytes} MB)...`);
 	const started = Date.now();
-	const heartbeat = setInterval(() => {
-		const modules = path.join(partial, 'node_modules');
-		const count = fs.existsSync(modules) ? fs.readdirSync(modules).length : 0;
-		log(`  ...still installing n8n ${version}: ${Math.round((Date.now() - started) / 1000)} s, ${count} entries in node_modules`);
-	}, 30_000);
-	let result;
-	try {
-		// cwd is the cache folder, so the repo's .npmrc (ignore-scripts=true) does not apply;
-		// sqlite3 needs its install script.
-		result = await runProcess(
-			'npm',
-			['ci', '--ignore-scripts=false', '--audit=false', '--fund=false', '--no-progress'],
-			{ cwd: partial, env: cleanEnv(), timeoutMs: 30 * 60_000, logDir: partial, name: 'npm-ci' },
-		);
-	} finally {
-		clearInterval(heartbeat);
+	for (const [phase, args] of steps) {
+		const heartbeat = setInterval(async () => {
+			const megabytes = await folderMegabytes(partial);
+			const seconds = Math.round((Date.now() - started) / 1000);
+			log(`  ...${name}: ${phase}, ${seconds} s, ${megabytes ?? '?'} of ~${expectedMegabytes} MB written`);
+		}, 30_000);
+		let result;
+		try {
+			// cwd is the cache folder, so the repo's .npmrc (ignore-scripts=true) does not apply.
+			result = await runProcess('npm', args, { cwd: partial, env, timeoutMs: 30 * 60_000, logDir: partial, name: `npm-${args[0]}` });
+		} finally {
+			clearInterval(heartbeat);
+		}
+		if (result.code !== 0) {
+			const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
+			throw new Error(`npm ${args[0]} of ${name} failed (code ${result.code}); logs in ${partial}:\n${tail}`);
+		}
 	}
-	if (result.code !== 0) {
-		const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
-		throw new Error(`npm ci of n8n ${version} failed (code ${result.code}); logs in ${partial}:\n${tail}`);
-	}
-	const got = await installedVersion(partial);
-	if (got !== version) throw new Error(`n8n in ${partial} reports version ${got}, expected ${version}`);
-
+	if (!(await isReady(partial))) throw new Error(`${name} in ${partial} does not run after its install`);
 	fs.rmSync(dir, { recursive: true, force: true });
 	try {
 		fs.renameSync(partial, dir);
 	} catch (error) {
 		// Another process finished the same install first: use that one.
-		if ((await installedVersion(dir)) !== version) throw error;
+		if (!(await isReady(dir))) throw error;
 		fs.rmSync(partial, { recursive: true, force: true });
 	}
-	log(`Installed n8n ${version} in ${Math.round((Date.now() - started) / 1000)} s`);
+	log(`Installed ${name} in ${Math.round((Date.now() - started) / 1000)} s`);
+	return dir;
+}
+
+/** Makes sure a Node.js harness (node-24...) is in the cache; returns the folder of its binary. */
+async function ensureRuntime(runtime, log) {
+	const isReady = async (dir) => {
+		const bin = path.join(dir, 'node_modules', 'node', 'bin', 'node');
+		if (!fs.existsSync(bin)) return false;
+		const result = await runProcess(bin, ['--version'], { timeoutMs: 60_000, name: 'node-version' });
+		return result.code === 0;
+	};
+	await installHarness(runtime, { env: cleanEnv(), isReady, expectedMegabytes: 190, expectedTime: 'seconds' }, log);
+	return nodeBinDir(runtime);
+}
+
+/**
+ * Makes sure the pinned n8n (and the Node.js it needs) is installed in the cache and returns
+ * its `n8n` binary. A cold install takes minutes and ~2.3 GB.
+ */
+async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
+	const name = `n8n-${version}`;
+	if (!fs.existsSync(path.join(HARNESS_DIR, name, 'package.json'))) throw new Error(`No harness for n8n ${version}`);
+	const { node } = harnessOptions(name);
+	if (node) await ensureRuntime(node, log);
+	const isReady = async (dir) => (await installedVersion(dir, version)) === version;
+	await installHarness(name, { env: runtimeEnv(version, cleanEnv()), isReady, expectedMegabytes: 2300, expectedTime: '5-10 minutes' }, log);
 	return n8nBin(version);
 }
 
@@ -222,8 +282,8 @@ function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
 }
 
 /** A fresh pair of ports per n8n process: n8n's own and its task broker's. */
-async function freshEnv(userFolder, extra) {
-	return n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra });
+async function freshEnv(bin, userFolder, extra) {
+	return runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra }));
 }
 
 /** The end of a command's output, for error messages. */
@@ -232,7 +292,7 @@ const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-40
 /** Runs one n8n CLI command to completion; throws with its output when it fails. */
 async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false } = {}) {
 	const result = await runProcess(bin, args, {
-		env: await freshEnv(userFolder),
+		env: await freshEnv(bin, userFolder),
 		timeoutMs,
 		name: `n8n-${args[0].replace(/[^a-z-]/gi, '-')}`,
 	});
@@ -263,7 +323,7 @@ function parseExecuteOutput(stdout) {
  */
 async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000, onStart } = {}) {
 	return runProcess(bin, ['execute', `--id=${id}`, '--rawOutput'], {
-		env: await freshEnv(userFolder),
+		env: await freshEnv(bin, userFolder),
 		timeoutMs,
 		name: 'n8n-execute',
 		onStart: onStart && (async (proc) => onStart(await proc.commandPid())),
@@ -288,7 +348,7 @@ async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000 } = {}
 async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 	for (let attempt = 1; ; attempt++) {
 		const listenPort = port ?? (await freePort());
-		const env = n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra });
+		const env = runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }));
 		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
 		const url = `http://127.0.0.1:${listenPort}`;
 		const deadline = Date.now() + 180_000;

@@ -1,0 +1,32 @@
+import type { IDataObject } from 'n8n-workflow';
+
+/** `*.example.com` matches subdomains only; anything else matches the host exactly (as n8n does). */
+function hostMatches(hostname: string, pattern: string): boolean {
+	if (pattern.startsWith('*.')) return pattern.length > 2 && hostname.endsWith(pattern.slice(1));
+	return hostname === pattern;
+}
+
+/**
+ * The credential's "Allowed HTTP Request Domains" (n8n adds it to credentials): why the Base URL
+ * may not be used, in n8n's own words, or undefined. Only a list of domains applies here; "None"
+ * blocks the HTTP Request node, not the credential's own node (n8n's rule for a node that owns
+ * its credential).
+ */
+export function domainRefusal(root: string, credential: IDataObject): string | undefined {
+	if (credential.allowedHttpRequestDomains !== 'domains') return undefined;
+	const allowed = typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';
+	if (!allowed) return 'No allowed domains specified. Configure allowed domains or change restriction setting.';
+	let url: URL;
+	try {
+		url = new URL(root);
+	} catch {
+		return undefined; // the Base URL check reports it
+	}
+	const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
+	const patterns = allowed
+		.split(',')
+		.map((domain) => domain.trim().toLowerCase().replace(/\.$/, ''))
+		.filter(Boolean);
+	if (patterns.some((pattern) => hostMatches(hostname, pattern))) return undefined;
+	return `Domain not allowed: This credential is restricted from accessing ${url.host}. Only the following domains are allowed: ${allowed}`;
+}
