@@ -1,5 +1,3 @@
-import { cancelledError } from './cancellation';
-
 /** A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order. */
 export class ConcurrencyLimiter {
 	private active = 0;
@@ -8,21 +6,24 @@ export class ConcurrencyLimiter {
 
 	constructor(private readonly limit: number) {}
 
-	/** Resolves when a slot is taken; rejects, leaving the queue, when `signal` aborts first. */
-	async acquire(signal?: AbortSignal): Promise<void> {
-		if (signal?.aborted) throw cancelledError();
+	/**
+	 * Resolves true once a slot is taken, or false (taking none, leaving the queue) when `signal`
+	 * aborts first.
+	 */
+	async acquire(signal?: AbortSignal): Promise<boolean> {
+		if (signal?.aborted) return false;
 		if (this.active < this.limit) {
 			this.active++;
-			return;
+			return true;
 		}
-		await new Promise<void>((resolve, reject) => {
+		return await new Promise<boolean>((resolve) => {
 			const onAbort = () => {
 				this.waiting.splice(this.waiting.indexOf(take), 1);
-				reject(cancelledError());
+				resolve(false);
 			};
 			const take = () => {
 				signal?.removeEventListener('abort', onAbort);
-				resolve();
+				resolve(true);
 			};
 			this.waiting.push(take);
 			signal?.addEventListener('abort', onAbort, { once: true });

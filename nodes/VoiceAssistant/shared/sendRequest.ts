@@ -7,7 +7,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { CancelledError, throwIfCancelled, waitUnlessCancelled } from './cancellation';
+import { waitUnlessCancelled } from './cancellation';
 import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { decideRetry, parseRetryAfter } from './retry';
@@ -71,6 +71,15 @@ async function send(
 	return items;
 }
 
+/** The outcome of an item whose execution was cancelled before it was sent (again). */
+function cancelled(context: IExecutePaginationFunctions): Outcome {
+	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
+		itemIndex: context.getItemIndex(),
+		description: 'This item was not sent (again) after the execution was cancelled.',
+	});
+	return { error };
+}
+
 async function sendWithRetries(
 	context: IExecutePaginationFunctions,
 	state: RunState,
@@ -81,7 +90,7 @@ async function sendWithRetries(
 	let waitedMs = 0;
 	for (let attempt = 0; ; attempt++) {
 		if (state.stopError) return { error: state.stopError };
-		throwIfCancelled(state.signal);
+		if (state.signal?.aborted) return cancelled(context);
 		try {
 			return { items: await send(context, target, requestData) };
 		} catch (caught) {
@@ -96,7 +105,7 @@ async function sendWithRetries(
 			// The item keeps its slot while it waits: the more the service pushes back, the fewer
 			// requests are in flight, and when every slot waits nothing new is sent.
 			waitedMs += decision.delayMs;
-			await waitUnlessCancelled(decision.delayMs, state.signal);
+			if (!(await waitUnlessCancelled(decision.delayMs, state.signal))) return cancelled(context);
 		}
 	}
 }
@@ -108,16 +117,11 @@ async function sendInSlot(
 	target: ApiTarget,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<Outcome> {
+	if (!(await state.limiter.acquire(state.signal))) return cancelled(context);
 	try {
-		await state.limiter.acquire(state.signal);
-		try {
-			return await sendWithRetries(context, state, target, requestData);
-		} finally {
-			state.limiter.release();
-		}
-	} catch (error) {
-		if (!(error instanceof CancelledError)) throw error;
-		return { error: new NodeOperationError(context.getNode(), error.message, { itemIndex: context.getItemIndex() }) };
+		return await sendWithRetries(context, state, target, requestData);
+	} finally {
+		state.limiter.release();
 	}
 }
 
