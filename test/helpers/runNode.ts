@@ -4,7 +4,7 @@
  * the credential store is replaced by one holding the test credential.
  */
 import { DirectoryLoader } from 'n8n-core/dist/nodes-loader';
-import { ExecutionLifecycleHooks, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -30,10 +30,20 @@ import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
 export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 const credentialType = new VoiceAssistantApi();
 
+/** Every run of the node in this process, settled or not: the tests wait for the last one. */
+export const nodeRuns: Array<Promise<unknown>> = [];
+
 function loadNodeType(): INodeType {
-	const nodeType = new VoiceAssistant();
+	const nodeType: INodeType = new VoiceAssistant();
 	// n8n's loader adds the "Request Options" setting to every declarative node; do the same.
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
+	// n8n's NodeTypes gives a declarative node this execute() (packages/cli node-types.ts), the
+	// production path with the execution's cancel signal; without it n8n-core takes a test-only path.
+	nodeType.execute = async function (this: IExecuteFunctions) {
+		const run = new RoutingNode(this as never, nodeType).runNode();
+		nodeRuns.push(run.catch(() => undefined));
+		return (await run) ?? [];
+	};
 	return nodeType;
 }
 
@@ -128,11 +138,15 @@ class TestCredentialsHelper extends ICredentialsHelper {
 export interface RunOptions {
 	parameters: INodeParameters;
 	items?: INodeExecutionData[];
-	credentials: { apiKey: string; baseUrl: string };
+	credentials: { apiKey: string; baseUrl: string } & IDataObject;
 	continueOnFail?: boolean;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	/** Another node type to run in the same harness (benchmarks compare against a probe node). */
 	nodeType?: INodeType;
+	/** n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). */
+	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	/** Called once the run started, with a function that cancels the execution as the Stop button does. */
+	onStart?: (cancel: () => void) => void;
 }
 
 export interface RunResult {
@@ -156,6 +170,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		},
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
 	const input: INode = {
 		id: 'input-node',
@@ -206,7 +221,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		executionData: { nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }] },
 	});
 
-	await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	options.onStart?.(() => execution.cancel());
+	await execution;
 	const run = await finished.promise;
 	const taskData = run.data.resultData.runData[node.name]?.[0];
 	return {
