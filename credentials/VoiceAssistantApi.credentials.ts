@@ -53,5 +53,24 @@ export class VoiceAssistantApi implements ICredentialType {
 			method: ENDPOINTS.listAssistants.method,
 			disableFollowRedirect: true,
 		},
+		// Shown by n8n versions that keep the HTTP error behind the test's failure (2.41 does;
+		// 2.8 and 1.x show their own generic texts instead).
+		rules: [
+			{
+				type: 'responseCode',
+				properties: { value: 401, message: 'The service refused the API key (HTTP 401): check the API Key' },
+			},
+			{
+				type: 'responseCode',
+				properties: { value: 403, message: 'The service does not allow this API key to list assistants (HTTP 403)' },
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 404,
+					message: 'The service has no assistant list at this Base URL (HTTP 404): check the Base URL',
+				},
+			},
+		],
 	};
 }

@@ -19,7 +19,30 @@ interface TestResult {
 
 const sim = useSimulatorProcess();
 
+/**
+ * What the modal says per failure. n8n 2.8 and 1.x drop the HTTP error behind the failure (the
+ * NodeApiError's `cause` is reset), so the credential's rules never apply and n8n shows its own
+ * texts; 2.41 keeps it, applies the rules, and shows the errno of a refused connection.
+ */
+const GENERIC_MESSAGES = {
+	401: 'Authorization failed - please check your credentials',
+	403: 'Forbidden - perhaps check your credentials?',
+	refused: 'The service refused the connection - perhaps it is offline',
+	404: 'The resource you are requesting could not be found',
+};
+const MESSAGES: Record<string, typeof GENERIC_MESSAGES> = {
+	'2.8.4': GENERIC_MESSAGES,
+	'1.123.50': GENERIC_MESSAGES,
+	'2.41.1': {
+		401: 'The service refused the API key (HTTP 401): check the API Key',
+		403: 'The service does not allow this API key to list assistants (HTTP 403)',
+		refused: 'ECONNREFUSED',
+		404: 'The service has no assistant list at this Base URL (HTTP 404): check the Base URL',
+	},
+};
+
 describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /rest/credentials/test)', (version) => {
+	const messages = MESSAGES[version];
 	let userFolder: string;
 	let n8n: RunningN8n;
 	let cookie: string;
@@ -86,12 +109,9 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 		expect((await sim().requests()).map((request) => request.path)).toEqual([LIST_PATH]);
 	});
 
-	// The credential's rules ("The service refused the API key (HTTP 401)...") never apply:
-	// n8n's NodeApiError drops the HTTP error it wraps (its `cause` field is reset), so the
-	// tester falls back to the NodeApiError's own message for the status.
-	test('a wrong key (the service answers 401): "Authorization failed - please check your credentials"', async () => {
+	test('a wrong key (the service answers 401)', async () => {
 		const result = await testCredential({ apiKey: 'not-the-key', baseUrl: sim().url });
-		expect(result).toEqual({ status: 'Error', message: 'Authorization failed - please check your credentials' });
+		expect(result).toEqual({ status: 'Error', message: messages[401] });
 		// n8n sends a request answered 401 once more (httpRequestWithAuthentication), then gives up.
 		const requests = await sim().requests();
 		expect(requests.map((request) => [request.path, request.status, request.headers['x-api-key']])).toEqual([
@@ -100,22 +120,22 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 		]);
 	});
 
-	test('a key the service forbids (403): "Forbidden - perhaps check your credentials?"', async () => {
+	test('a key the service forbids (403)', async () => {
 		await sim().failNext({ status: 403, method: 'GET', path: LIST_PATH, body: { message: 'Forbidden' } });
 		const result = await testCredential({ apiKey: API_KEY, baseUrl: sim().url });
-		expect(result).toEqual({ status: 'Error', message: 'Forbidden - perhaps check your credentials?' });
+		expect(result).toEqual({ status: 'Error', message: messages[403] });
 	});
 
-	test('an unreachable base URL (a closed port): "The service refused the connection - perhaps it is offline"', async () => {
+	test('an unreachable base URL (a closed port)', async () => {
 		const closedPort = await freePort();
 		const result = await testCredential({ apiKey: API_KEY, baseUrl: `http://127.0.0.1:${closedPort}` });
-		expect(result).toEqual({ status: 'Error', message: 'The service refused the connection - perhaps it is offline' });
+		expect(result).toEqual({ status: 'Error', message: messages.refused });
 		expect(await sim().requests()).toEqual([]);
 	});
 
-	test('a base URL that is not the service (404): "The resource you are requesting could not be found"', async () => {
+	test('a base URL that is not the service (404)', async () => {
 		const result = await testCredential({ apiKey: API_KEY, baseUrl: `${sim().url}/not-the-api` });
-		expect(result).toEqual({ status: 'Error', message: 'The resource you are requesting could not be found' });
+		expect(result).toEqual({ status: 'Error', message: messages[404] });
 	});
 
 	test('no message ever holds the key', async () => {
