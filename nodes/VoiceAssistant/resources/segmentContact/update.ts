@@ -65,9 +65,8 @@ export const updateFields: INodeProperties[] = [
 			{
 				name: 'Map Automatically',
 				value: 'auto',
-				// eslint-disable-next-line n8n-nodes-base/node-param-description-miscased-id -- the input field is literally "id"
 				description:
-					'Use the input item\'s fields named as the API names them: id, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status',
+					'Use the input item\'s fields as the API names them (all lowercase): ID, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status',
 			},
 		],
 		default: 'manual',

@@ -1,0 +1,103 @@
+'use strict';
+
+/**
+ * The package as npm publishes it: `npm pack` into a folder and unpacked there, and what must
+ * (and must not) be in it. Used by the unit test test/package.test.ts, by n8n's scan in
+ * `npm run lint` (scripts/scan-package.js) and by the e2e suite's tarball checks.
+ */
+const { spawnSync } = require('child_process');
+const fs = require('fs');
+const path = require('path');
+const { cleanEnv } = require('../test/e2e/lib/processes');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+
+/** Files npm adds to every package whatever `files` says. */
+const ALWAYS_SHIPPED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?)$/i;
+
+/**
+ * `npm pack` of the package in `cwd` into `destination`, unpacked to `<destination>/package`.
+ * With `runScripts` (the default) npm runs prepack, which refuses a missing or stale dist/; the
+ * repo's .npmrc (ignore-scripts=true) would otherwise skip it.
+ */
+function packAndUnpack(destination, { cwd = REPO_ROOT, runScripts = true } = {}) {
+	const pack = spawnSync(
+		'npm',
+		['pack', '--json', '--pack-destination', destination, `--ignore-scripts=${!runScripts}`],
+		{ cwd, env: cleanEnv(), encoding: 'utf8' },
+	);
+	if (pack.status !== 0) throw new Error(`npm pack failed (code ${pack.status}):\n${pack.stderr}`);
+	const [{ filename }] = JSON.parse(pack.stdout);
+	const tarball = path.join(destination, filename);
+	const untar = spawnSync('tar', ['-xzf', tarball, '-C', destination], { encoding: 'utf8' });
+	if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed:\n${untar.stderr}`);
+	return { tarball, dir: path.join(destination, 'package') };
+}
+
+/** Every file under `dir`, as sorted POSIX paths relative to it. */
+function listFiles(dir, base = dir) {
+	return fs
+		.readdirSync(dir, { withFileTypes: true })
+		.flatMap((entry) => {
+			const full = path.join(dir, entry.name);
+			return entry.isDirectory() ? listFiles(full, base) : [path.relative(base, full).split(path.sep).join('/')];
+		})
+		.sort();
+}
+
+/**
+ * What is wrong with an unpacked package for n8n, one line each; empty when nothing is. n8n
+ * loads the node and credential files package.json lists, the codex (.node.json) next to each
+ * node and the icons they reference (light and dark); the package must ship LICENSE and README,
+ * only the build output besides, no dependencies of its own and n8n-workflow as its only peer.
+ */
+function packageProblems(dir) {
+	const files = listFiles(dir);
+	const problems = [];
+	/** Whether `file` is in the package; reports it when not. */
+	const need = (file, why) => {
+		if (!files.includes(file)) problems.push(`${file} is missing (${why})`);
+		return files.includes(file);
+	};
+	for (const file of ['package.json', 'README.md', 'LICENSE']) need(file, 'every release ships it');
+	if (!files.includes('package.json')) return problems;
+
+	const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+	const nodes = manifest.n8n?.nodes ?? [];
+	const credentials = manifest.n8n?.credentials ?? [];
+	if (!nodes.length) problems.push('package.json lists no node under n8n.nodes');
+	if (!credentials.length) problems.push('package.json lists no credential under n8n.credentials');
+	for (const file of nodes) need(file, 'listed in n8n.nodes');
+	for (const file of credentials) need(file, 'listed in n8n.credentials');
+
+	for (const node of nodes.filter((file) => files.includes(file))) {
+		const codex = node.replace(/\.js$/, '.json');
+		if (!need(codex, `the codex of ${node}`)) continue;
+		const { node: type, categories } = JSON.parse(fs.readFileSync(path.join(dir, codex), 'utf8'));
+		if (!String(type).startsWith(`${manifest.name}.`) || !Array.isArray(categories)) {
+			problems.push(`${codex} does not name a node of ${manifest.name} with its categories`);
+		}
+	}
+	for (const file of [...nodes, ...credentials].filter((listed) => files.includes(listed))) {
+		const source = fs.readFileSync(path.join(dir, file), 'utf8');
+		const icons = [...source.matchAll(/(light|dark):\s*'file:([\w./-]+\.svg)'/g)];
+		for (const theme of ['light', 'dark']) {
+			if (!icons.some(([, which]) => which === theme)) problems.push(`${file} has no ${theme} SVG icon`);
+		}
+		for (const [, , icon] of icons) need(path.posix.join(path.posix.dirname(file), icon), `an icon of ${file}`);
+	}
+
+	const stray = files.filter((file) => !ALWAYS_SHIPPED.test(file) && !file.startsWith('dist/'));
+	const sources = files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));
+	if (stray.length) problems.push(`files outside dist/: ${stray.join(', ')}`);
+	if (sources.length) problems.push(`TypeScript sources: ${sources.join(', ')}`);
+
+	for (const field of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
+		if (Object.keys(manifest[field] ?? {}).length) problems.push(`package.json has ${field} (n8n installs none)`);
+	}
+	const peers = Object.keys(manifest.peerDependencies ?? {});
+	if (peers.join() !== 'n8n-workflow') problems.push(`peerDependencies must be n8n-workflow alone, not: ${peers.join(', ') || 'none'}`);
+	return problems;
+}
+
+module.exports = { REPO_ROOT, listFiles, packAndUnpack, packageProblems };

@@ -1,0 +1,44 @@
+/**
+ * The GitHub Actions workflows, checked offline against GitHub's workflow schema
+ * (@action-validator/core, a WASM build of action-validator), plus what the schema cannot say:
+ * CI runs .ci/run with the n8n installs cached by every harness lockfile, and a version tag
+ * publishes with provenance through npm trusted publishing, with no npm token.
+ */
+import { validateWorkflow } from '@action-validator/core';
+import fs from 'fs';
+import path from 'path';
+
+const WORKFLOWS = path.resolve(__dirname, '..', '.github', 'workflows');
+const read = (file: string) => fs.readFileSync(path.join(WORKFLOWS, file), 'utf8');
+
+describe.each(['ci.yml', 'publish.yml'])('.github/workflows/%s', (file) => {
+	test('is a valid GitHub Actions workflow', () => {
+		expect(validateWorkflow(read(file)).errors).toEqual([]);
+	});
+
+	test('is rejected once broken (the validator bites)', () => {
+		const broken = read(file).replace(/^(\s+)runs-on:/m, '$1runs_on:');
+		expect(broken).not.toEqual(read(file));
+		expect(validateWorkflow(broken).errors).not.toEqual([]);
+		expect(validateWorkflow(`${read(file)}\n  : not yaml`).errors).not.toEqual([]);
+	});
+});
+
+test('CI runs .ci/run on pushes and pull requests, caching the n8n installs of every harness folder', () => {
+	const ci = read('ci.yml');
+	expect(ci).toMatch(/^on:\n {2}push:\n.*\n {2}pull_request:/m);
+	expect(ci).toMatch(/run: \.ci\/run$/m);
+	expect(ci).toContain("hashFiles('test/e2e/harness/*/package-lock.json')");
+	expect(ci).toMatch(/path: \/github\/home\/\.cache\/n8n-voice-assistant$/m);
+});
+
+test('a v* tag publishes with provenance through trusted publishing, after npm ci, build and tests', () => {
+	const publish = read('publish.yml');
+	expect(publish).toMatch(/^on:\n {2}push:\n {4}tags: \['v\*'\]$/m);
+	expect(publish).toMatch(/^ {6}id-token: write$/m);
+	const steps = ['npm ci', 'npm run build', 'npm test', 'npm publish --provenance --access public'];
+	const positions = steps.map((step) => publish.indexOf(`run: ${step}`));
+	expect(positions.every((position) => position > 0)).toBe(true);
+	expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+	expect(publish).not.toMatch(/\$\{\{\s*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
+});
