@@ -54,6 +54,10 @@ export interface WorkflowNode {
 	parameters: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	onError?: string;
+	/** n8n's node settings Retry On Fail, Max Tries, Wait Between Tries (ms). */
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 	webhookId?: string;
 	notes?: string;
 	notesInFlow?: boolean;
