@@ -10,7 +10,9 @@ import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import type { RecordedRequest } from '../simulator';
 import {
 	API_KEY,
+	CONTACT_PATH,
 	CREDENTIAL,
+	MAYA,
 	NODE_TYPE,
 	TOOL_NODE_TYPE,
 	byKey,
@@ -25,7 +27,9 @@ import {
 	voiceAssistant,
 	workflow,
 	type Workflow,
+	importIntoN8n,
 	removeUserFolder,
+	simulatorCredential,
 	useSimulatorProcess,
 	userFolderWithPackage,
 } from './helpers';
@@ -35,15 +39,11 @@ import {
 	getWithCookie,
 	installDir,
 	n8nBin,
-	n8nCli,
 	requestedVersions,
 	setupOwner,
 	startN8n,
 } from './lib/n8n';
 
-
-const MAYA = '6650b7c1e4a2f9d3b8c10a01';
-const CONTACT_PATH = '/api/v1/segment/contact/update';
 const SIMPLIFIED_KEYS = [
 	...['id', 'name', 'type', 'language', 'company_name'],
 	...['voice_name', 'voice_id', 'accent', 'ai_model_id', 'knowledge_base_Id'],
@@ -252,18 +252,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	beforeAll(async () => {
 		userFolder = await userFolderWithPackage(`n8n-${version}`);
-		const importDir = path.join(userFolder, 'import');
-		fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
-		const credentialFile = path.join(importDir, 'credentials.json');
-		fs.writeFileSync(
-			credentialFile,
-			JSON.stringify([{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim().url } }]),
-		);
-		for (const wf of [...Object.values(examples), ...exampleCopies, ...suiteWorkflows]) {
-			fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-		}
-		await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-		await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
+		const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
+		await importIntoN8n(bin, userFolder, [simulatorCredential(sim().url)], workflows);
 	});
 
 	afterAll(() => {
@@ -598,18 +588,6 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				assistant_id: chosen?._id,
 				dialer_id: 'dialer-main',
 			});
-		});
-
-		test('AI agent with Voice Assistant tools (import only: no model offline)', async () => {
-			const file = path.join(userFolder, 'agent-export.json');
-			await n8nCli(bin, ['export:workflow', '--id=vaExAgentTools01', `--output=${file}`], userFolder);
-			const [exported] = JSON.parse(fs.readFileSync(file, 'utf8')) as Workflow[];
-			const tools = exported.nodes.filter((node) => node.type === TOOL_NODE_TYPE).map((node) => node.name);
-			expect(tools.sort()).toEqual(['List assistants', 'Start playground call']);
-			for (const tool of tools) {
-				expect(exported.connections[tool].ai_tool[0]).toEqual([{ node: 'AI Agent', type: 'ai_tool', index: 0 }]);
-			}
-			expect(await requests()).toEqual([]);
 		});
 	});
 

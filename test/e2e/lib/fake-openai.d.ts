@@ -20,5 +20,5 @@ export interface FakeOpenAi {
 	stop(): Promise<void>;
 }
 
-export function startFakeOpenAi(options?: { model?: string }): Promise<FakeOpenAi>;
+export function startFakeOpenAi(): Promise<FakeOpenAi>;
 export function toolResults(request: ModelRequest): Array<{ callId: string; content: unknown }>;

@@ -7,9 +7,12 @@
  * assistant message. Every request is recorded, so a test can read what the model was given
  * (the tool results above all).
  *
- * Both APIs the node uses are answered, with or without streaming (server-sent events):
- * Chat Completions (`POST /v1/chat/completions`) and Responses (`POST /v1/responses`, model
- * node 1.3 with "Use Responses API"); `GET /v1/models` lists the model for the editor.
+ * Both APIs the model node uses are answered: Chat Completions (`POST /v1/chat/completions`,
+ * model node 1.2) and Responses (`POST /v1/responses`, model node 1.3 with "Use Responses API",
+ * its default). n8n asks with `stream: false`
+ * when a workflow runs without a streaming chat (measured on 1.123.50 and 2.8.4, Agent 2.2, 3
+ * and 3.1); a streaming request is refused with a 400 that says so, rather than answered in a
+ * form no test has checked against n8n.
  */
 
 const http = require('http');
@@ -34,11 +37,8 @@ const readJson = (req) =>
 		req.on('error', reject);
 	});
 
-const USAGE = { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 };
-
-/** A Chat Completions answer: the message, and the chunks that stream it. */
+/** A Chat Completions answer. */
 function chatCompletion(reply, model, n) {
-	const base = { id: `chatcmpl-${n}`, created: 1_700_000_000, model };
 	const toolCalls = 'toolCalls' in reply
 		? reply.toolCalls.map((call, i) => ({
 				id: `call_${n}_${i}`,
@@ -49,28 +49,17 @@ function chatCompletion(reply, model, n) {
 	const message = toolCalls
 		? { role: 'assistant', content: null, tool_calls: toolCalls }
 		: { role: 'assistant', content: reply.content };
-	const finish = toolCalls ? 'tool_calls' : 'stop';
-	const chunk = (delta, finishReason) => ({
-		...base,
-		object: 'chat.completion.chunk',
-		choices: [{ index: 0, delta, finish_reason: finishReason }],
-	});
 	return {
-		json: { ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: finish }], usage: USAGE },
-		events: [
-			chunk(
-				toolCalls
-					? { role: 'assistant', content: null, tool_calls: toolCalls.map((call, index) => ({ index, ...call })) }
-					: { role: 'assistant', content: reply.content },
-				null,
-			),
-			chunk({}, finish),
-			{ ...base, object: 'chat.completion.chunk', choices: [], usage: USAGE },
-		].map((data) => ({ data })),
+		id: `chatcmpl-${n}`,
+		object: 'chat.completion',
+		created: 1_700_000_000,
+		model,
+		choices: [{ index: 0, message, finish_reason: toolCalls ? 'tool_calls' : 'stop' }],
+		usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
 	};
 }
 
-/** A Responses API answer: the response object, and the events that stream it. */
+/** A Responses API answer. */
 function responsesAnswer(reply, model, n) {
 	const output = 'toolCalls' in reply
 		? reply.toolCalls.map((call, i) => ({
@@ -90,23 +79,15 @@ function responsesAnswer(reply, model, n) {
 					content: [{ type: 'output_text', text: reply.content, annotations: [] }],
 				},
 			];
-	const usage = { input_tokens: 10, output_tokens: 5, total_tokens: 15 };
-	const response = { id: `resp_${n}`, object: 'response', created_at: 1_700_000_000, status: 'completed', model, output, usage };
-	const events = [{ type: 'response.created', response: { ...response, status: 'in_progress', output: [] } }];
-	output.forEach((item, outputIndex) => {
-		events.push({ type: 'response.output_item.added', output_index: outputIndex, item });
-		if (item.type === 'message') {
-			const text = item.content[0].text;
-			events.push({ type: 'response.output_text.delta', item_id: item.id, output_index: outputIndex, content_index: 0, delta: text });
-			events.push({ type: 'response.output_text.done', item_id: item.id, output_index: outputIndex, content_index: 0, text });
-		} else {
-			events.push({ type: 'response.function_call_arguments.delta', item_id: item.id, output_index: outputIndex, delta: item.arguments });
-			events.push({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: outputIndex, arguments: item.arguments });
-		}
-		events.push({ type: 'response.output_item.done', output_index: outputIndex, item });
-	});
-	events.push({ type: 'response.completed', response });
-	return { json: response, events: events.map((data) => ({ event: data.type, data })) };
+	return {
+		id: `resp_${n}`,
+		object: 'response',
+		created_at: 1_700_000_000,
+		status: 'completed',
+		model,
+		output,
+		usage: { input_tokens: 10, output_tokens: 5, total_tokens: 15 },
+	};
 }
 
 function send(res, status, body) {
@@ -115,18 +96,11 @@ function send(res, status, body) {
 	res.end(text);
 }
 
-function sendEvents(res, events, done) {
-	res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-	for (const { event, data } of events) res.write(`${event ? `event: ${event}\n` : ''}data: ${JSON.stringify(data)}\n\n`);
-	if (done) res.write('data: [DONE]\n\n');
-	res.end();
-}
-
 /**
  * Starts the fake model on 127.0.0.1 (a free port). `script(replies)` sets what the next model
  * requests are answered with, in order; a request beyond the script gets a 500 naming it.
  */
-async function startFakeOpenAi({ model = 'gpt-4o-mini' } = {}) {
+async function startFakeOpenAi() {
 	/** @type {Reply[]} */
 	let replies = [];
 	/** @type {ModelRequest[]} */
@@ -143,19 +117,17 @@ async function startFakeOpenAi({ model = 'gpt-4o-mini' } = {}) {
 		}
 		requests.push({ method: req.method ?? '', path, headers: req.headers, body });
 		const route = `${req.method} ${path}`;
-		if (route === 'GET /v1/models') {
-			return send(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'fake' }] });
-		}
 		const answer = { 'POST /v1/chat/completions': chatCompletion, 'POST /v1/responses': responsesAnswer }[route];
 		if (!answer) return send(res, 404, { error: { message: `Unknown route ${route}`, type: 'invalid_request_error' } });
+		if (body?.stream) {
+			return send(res, 400, { error: { message: 'The fake model does not stream', type: 'invalid_request_error' } });
+		}
 		const reply = replies.shift();
 		if (!reply) {
 			return send(res, 500, { error: { message: `The fake model has no reply left for request ${requests.length}`, type: 'server_error' } });
 		}
 		answered += 1;
-		const { json, events } = answer(reply, body?.model ?? model, answered);
-		if (body?.stream) sendEvents(res, events, route.endsWith('completions'));
-		else send(res, 200, json);
+		send(res, 200, answer(reply, body?.model ?? 'gpt-4o-mini', answered));
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
