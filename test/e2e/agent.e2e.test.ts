@@ -136,9 +136,15 @@ if (exampleModel) exampleModel.credentials = { openAiApi: OPENAI_CREDENTIAL };
 /** The text of every request the model received: the API key must never be in it. */
 const everythingTheModelGot = (requests: ModelRequest[]) => JSON.stringify(requests.map(({ headers, body }) => ({ headers, body })));
 
-/** The tool results of the model's last request, parsed (each tool answers with JSON text). */
+/** The tool results of the model's last request, parsed where they are JSON text. */
 function lastToolResults(requests: ModelRequest[]): unknown[] {
-	return toolResults(requests[requests.length - 1]).map(({ content }) => JSON.parse(String(content)));
+	return toolResults(requests[requests.length - 1]).map(({ content }) => {
+		try {
+			return JSON.parse(String(content));
+		} catch {
+			return content;
+		}
+	});
 }
 
 const CALL = {
