@@ -9,22 +9,18 @@
  * (Chat Completions; the example workflow's), where n8n calls the tool inside the agent, and
  * AI Agent 3 with the model node 1.3 (Responses API), where the engine runs the tool node.
  */
-import type { RecordedRequest } from '../simulator';
 import {
 	API_KEY,
 	CONTACT_PATH,
 	MAYA,
 	TOOL_NODE_TYPE,
-	importIntoN8n,
 	manualTrigger,
 	outputOf,
 	readExamples,
-	removeUserFolder,
 	simulatorCredential,
-	specProblems,
 	startedManually,
+	useImportedN8n,
 	useSimulatorProcess,
-	userFolderWithPackage,
 	voiceAssistant,
 	workflow,
 	type NodeSpec,
@@ -176,35 +172,21 @@ const CALL_SCRIPT: Reply[] = [
 
 describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (version) => {
 	const bin = n8nBin(version);
-	let userFolder: string;
-	let recorded: RecordedRequest[] | undefined;
-	const requests = async () => (recorded = await sim().requests());
+	const openAi = () => ({ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: OPENAI_KEY, url: model.baseUrl } });
+	const installed = useImportedN8n(sim, `agent-${version}`, bin, () => ({
+		credentials: [simulatorCredential(sim().url), openAi()],
+		workflows: [...suiteWorkflows, exampleCopy],
+	}));
+	const { requests } = installed;
 
-	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`agent-${version}`);
-		const openAi = { ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: OPENAI_KEY, url: model.baseUrl } };
-		await importIntoN8n(bin, userFolder, [simulatorCredential(sim().url), openAi], [...suiteWorkflows, exampleCopy]);
-	});
-
-	afterAll(() => {
-		removeUserFolder(userFolder);
-	});
-
-	beforeEach(async () => {
-		recorded = undefined;
-		await sim().reset();
-	});
-
-	afterEach(async () => {
-		const all = recorded ?? (await sim().requests());
-		expect(all.flatMap(specProblems)).toEqual([]);
+	afterEach(() => {
 		expect(everythingTheModelGot(model.requests())).not.toContain(API_KEY);
 	});
 
 	/** Runs an agent workflow with the model's script; the script must be used up. */
 	async function runAgent(id: string, script: Reply[]) {
 		model.script(script);
-		const result = await executeWorkflow(bin, id, userFolder);
+		const result = await executeWorkflow(bin, id, installed.userFolder());
 		expect(result.run.data.resultData.error).toBeUndefined();
 		expect(result.code).toBe(0);
 		expect(model.remaining()).toBe(0);

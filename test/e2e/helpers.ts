@@ -63,6 +63,39 @@ export async function importIntoN8n(bin: string, userFolder: string, credentials
 	await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
 	await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
 }
+
+/**
+ * For one describe block: a user folder with the package, the credentials and the workflows
+ * imported; the simulator reset before each test, and every request a test caused checked
+ * against the spec after it, whatever the test itself checks. `requests()` reads the
+ * simulator's requests (and keeps them for that check).
+ */
+export function useImportedN8n(
+	sim: () => SimulatorProcess,
+	name: string,
+	bin: string,
+	imports: () => { credentials: object[]; workflows: Workflow[] },
+): { userFolder: () => string; requests: () => Promise<RecordedRequest[]> } {
+	let userFolder: string;
+	let recorded: RecordedRequest[] | undefined;
+	beforeAll(async () => {
+		userFolder = await userFolderWithPackage(name);
+		const { credentials, workflows } = imports();
+		await importIntoN8n(bin, userFolder, credentials, workflows);
+	});
+	afterAll(() => {
+		removeUserFolder(userFolder);
+	});
+	beforeEach(async () => {
+		recorded = undefined;
+		await sim().reset();
+	});
+	afterEach(async () => {
+		const all = recorded ?? (await sim().requests());
+		expect(all.flatMap(specProblems)).toEqual([]);
+	});
+	return { userFolder: () => userFolder, requests: async () => (recorded = await sim().requests()) };
+}
 export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');

@@ -22,16 +22,13 @@ import {
 	outputOf,
 	pairedIndex,
 	readExamples,
-	specProblems,
 	startedManually,
 	voiceAssistant,
 	workflow,
 	type Workflow,
-	importIntoN8n,
-	removeUserFolder,
 	simulatorCredential,
+	useImportedN8n,
 	useSimulatorProcess,
-	userFolderWithPackage,
 } from './helpers';
 import {
 	PACKAGE_NAME,
@@ -242,37 +239,14 @@ const exampleCopies = [
 
 describe.each(requestedVersions())('n8n %s', (version) => {
 	const bin = n8nBin(version);
-	let userFolder: string;
-	let recorded: RecordedRequest[] | undefined;
-
-	const execute = (id: string) => executeWorkflow(bin, id, userFolder);
-	/** The requests the simulator received in this test (kept for the spec check after it). */
-	const requests = async () => (recorded = await sim().requests());
+	const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
+	const installed = useImportedN8n(sim, `n8n-${version}`, bin, () => ({ credentials: [simulatorCredential(sim().url)], workflows }));
+	const { requests } = installed;
+	const execute = (id: string) => executeWorkflow(bin, id, installed.userFolder());
 	const bodies = (list: RecordedRequest[]) => list.map((request) => JSON.parse(request.rawBody));
 
-	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`n8n-${version}`);
-		const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
-		await importIntoN8n(bin, userFolder, [simulatorCredential(sim().url)], workflows);
-	});
-
-	afterAll(() => {
-		removeUserFolder(userFolder);
-	});
-
-	beforeEach(async () => {
-		recorded = undefined;
-		await sim().reset();
-	});
-
-	// Every request of every test must follow the spec, whatever the test itself checks.
-	afterEach(async () => {
-		const all = recorded ?? (await sim().requests());
-		expect(all.flatMap(specProblems)).toEqual([]);
-	});
-
 	test('the installed package resolves all its imports from itself or from n8n', () => {
-		const packageDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		const packageDir = path.join(installed.userFolder(), '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		const n8nDir = path.join(installDir(version), 'node_modules', 'n8n');
 		const specifiers = new Set<string>();
 		const walk = (dir: string): void => {
@@ -592,7 +566,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('the editor: node, tool and credential types with codex and icons; examples listed', async () => {
-		const n8n = await startN8n(bin, userFolder, { logDir: userFolder });
+		const n8n = await startN8n(bin, installed.userFolder(), { logDir: installed.userFolder() });
 		try {
 			const owner = { email: 'e2e@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' };
 			const cookie = await setupOwner(n8n.url, owner).catch((error: Error) => {
