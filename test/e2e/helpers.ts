@@ -6,7 +6,7 @@ import fs from 'fs';
 import path from 'path';
 import type { RecordedRequest } from '../simulator';
 import type { N8nItem, N8nRun, SimulatorProcess } from './lib';
-import { installPackage } from './lib/n8n';
+import { installPackage, n8nCli } from './lib/n8n';
 import { startSimulator } from './lib/simulator';
 
 export const API_KEY = 'e2e-api-key-5f2c1d';
@@ -40,7 +40,62 @@ export async function userFolderWithPackage(name: string): Promise<string> {
 	await installPackage(userFolder, TARBALL);
 	return userFolder;
 }
+/** The seeded assistant Maya (outbound, English) and the path of contact updates. */
+export const MAYA = '6650b7c1e4a2f9d3b8c10a01';
+export const CONTACT_PATH = '/api/v1/segment/contact/update';
+
 export const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)' };
+
+/** The credential pointing at the simulator, as `n8n import:credentials` reads it. */
+export const simulatorCredential = (baseUrl: string) => ({
+	...CREDENTIAL,
+	type: 'voiceAssistantApi',
+	data: { apiKey: API_KEY, baseUrl },
+});
+
+/** Imports credentials (with their data) and workflows into an n8n user folder with the n8n CLI. */
+export async function importIntoN8n(bin: string, userFolder: string, credentials: object[], workflows: Workflow[]): Promise<void> {
+	const importDir = fs.mkdtempSync(path.join(userFolder, 'import-'));
+	fs.mkdirSync(path.join(importDir, 'workflows'));
+	const credentialFile = path.join(importDir, 'credentials.json');
+	fs.writeFileSync(credentialFile, JSON.stringify(credentials));
+	for (const wf of workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+	await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
+	await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
+}
+
+/**
+ * For one describe block: a user folder with the package, the credentials and the workflows
+ * imported; the simulator reset before each test, and every request a test caused checked
+ * against the spec after it, whatever the test itself checks. `requests()` reads the
+ * simulator's requests (and keeps them for that check).
+ */
+export function useImportedN8n(
+	sim: () => SimulatorProcess,
+	name: string,
+	bin: string,
+	imports: () => { credentials: object[]; workflows: Workflow[] },
+): { userFolder: () => string; requests: () => Promise<RecordedRequest[]> } {
+	let userFolder: string;
+	let recorded: RecordedRequest[] | undefined;
+	beforeAll(async () => {
+		userFolder = await userFolderWithPackage(name);
+		const { credentials, workflows } = imports();
+		await importIntoN8n(bin, userFolder, credentials, workflows);
+	});
+	afterAll(() => {
+		removeUserFolder(userFolder);
+	});
+	beforeEach(async () => {
+		recorded = undefined;
+		await sim().reset();
+	});
+	afterEach(async () => {
+		const all = recorded ?? (await sim().requests());
+		expect(all.flatMap(specProblems)).toEqual([]);
+	});
+	return { userFolder: () => userFolder, requests: async () => (recorded = await sim().requests()) };
+}
 export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
@@ -73,7 +128,7 @@ export interface Workflow {
 	pinData?: Record<string, unknown>;
 }
 
-type NodeSpec = Omit<WorkflowNode, 'id' | 'position' | 'typeVersion'> & { typeVersion?: number };
+export type NodeSpec = Omit<WorkflowNode, 'id' | 'position' | 'typeVersion'> & { typeVersion?: number };
 
 export const manualTrigger = (name = 'Start'): NodeSpec => ({
 	name,

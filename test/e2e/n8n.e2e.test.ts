@@ -10,7 +10,9 @@ import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import type { RecordedRequest } from '../simulator';
 import {
 	API_KEY,
+	CONTACT_PATH,
 	CREDENTIAL,
+	MAYA,
 	NODE_TYPE,
 	TOOL_NODE_TYPE,
 	byKey,
@@ -20,14 +22,13 @@ import {
 	outputOf,
 	pairedIndex,
 	readExamples,
-	specProblems,
 	startedManually,
 	voiceAssistant,
 	workflow,
 	type Workflow,
-	removeUserFolder,
+	simulatorCredential,
+	useImportedN8n,
 	useSimulatorProcess,
-	userFolderWithPackage,
 } from './helpers';
 import {
 	PACKAGE_NAME,
@@ -35,15 +36,11 @@ import {
 	getWithCookie,
 	installDir,
 	n8nBin,
-	n8nCli,
 	requestedVersions,
 	setupOwner,
 	startN8n,
 } from './lib/n8n';
 
-
-const MAYA = '6650b7c1e4a2f9d3b8c10a01';
-const CONTACT_PATH = '/api/v1/segment/contact/update';
 const SIMPLIFIED_KEYS = [
 	...['id', 'name', 'type', 'language', 'company_name'],
 	...['voice_name', 'voice_id', 'accent', 'ai_model_id', 'knowledge_base_Id'],
@@ -242,47 +239,14 @@ const exampleCopies = [
 
 describe.each(requestedVersions())('n8n %s', (version) => {
 	const bin = n8nBin(version);
-	let userFolder: string;
-	let recorded: RecordedRequest[] | undefined;
-
-	const execute = (id: string) => executeWorkflow(bin, id, userFolder);
-	/** The requests the simulator received in this test (kept for the spec check after it). */
-	const requests = async () => (recorded = await sim().requests());
+	const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
+	const installed = useImportedN8n(sim, `n8n-${version}`, bin, () => ({ credentials: [simulatorCredential(sim().url)], workflows }));
+	const { requests } = installed;
+	const execute = (id: string) => executeWorkflow(bin, id, installed.userFolder());
 	const bodies = (list: RecordedRequest[]) => list.map((request) => JSON.parse(request.rawBody));
 
-	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`n8n-${version}`);
-		const importDir = path.join(userFolder, 'import');
-		fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
-		const credentialFile = path.join(importDir, 'credentials.json');
-		fs.writeFileSync(
-			credentialFile,
-			JSON.stringify([{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim().url } }]),
-		);
-		for (const wf of [...Object.values(examples), ...exampleCopies, ...suiteWorkflows]) {
-			fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-		}
-		await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-		await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
-	});
-
-	afterAll(() => {
-		removeUserFolder(userFolder);
-	});
-
-	beforeEach(async () => {
-		recorded = undefined;
-		await sim().reset();
-	});
-
-	// Every request of every test must follow the spec, whatever the test itself checks.
-	afterEach(async () => {
-		const all = recorded ?? (await sim().requests());
-		expect(all.flatMap(specProblems)).toEqual([]);
-	});
-
 	test('the installed package resolves all its imports from itself or from n8n', () => {
-		const packageDir = path.join(userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		const packageDir = path.join(installed.userFolder(), '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		const n8nDir = path.join(installDir(version), 'node_modules', 'n8n');
 		const specifiers = new Set<string>();
 		const walk = (dir: string): void => {
@@ -599,22 +563,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				dialer_id: 'dialer-main',
 			});
 		});
-
-		test('AI agent with Voice Assistant tools (import only: no model offline)', async () => {
-			const file = path.join(userFolder, 'agent-export.json');
-			await n8nCli(bin, ['export:workflow', '--id=vaExAgentTools01', `--output=${file}`], userFolder);
-			const [exported] = JSON.parse(fs.readFileSync(file, 'utf8')) as Workflow[];
-			const tools = exported.nodes.filter((node) => node.type === TOOL_NODE_TYPE).map((node) => node.name);
-			expect(tools.sort()).toEqual(['List assistants', 'Start playground call']);
-			for (const tool of tools) {
-				expect(exported.connections[tool].ai_tool[0]).toEqual([{ node: 'AI Agent', type: 'ai_tool', index: 0 }]);
-			}
-			expect(await requests()).toEqual([]);
-		});
 	});
 
 	test('the editor: node, tool and credential types with codex and icons; examples listed', async () => {
-		const n8n = await startN8n(bin, userFolder, { logDir: userFolder });
+		const n8n = await startN8n(bin, installed.userFolder(), { logDir: installed.userFolder() });
 		try {
 			const owner = { email: 'e2e@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' };
 			const cookie = await setupOwner(n8n.url, owner).catch((error: Error) => {

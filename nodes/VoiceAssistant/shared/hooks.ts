@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import type { z } from 'zod/v4';
+import { failureBecomesItem } from './failures';
 import { joinRun } from './runState';
 import { check, invalidInputError, type FieldLabels } from './validation';
 
@@ -67,7 +68,7 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		if (problems.length === 0) return options;
 		const itemIndex = this.getItemIndex();
 		const error = invalidInputError(this.getNode(), problems, itemIndex);
-		if (this.continueOnFail()) {
+		if (failureBecomesItem(this)) {
 			state.invalidItems.set(itemIndex, error);
 			return options;
 		}

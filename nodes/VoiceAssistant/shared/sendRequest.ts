@@ -10,6 +10,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { waitUnlessCancelled } from './cancellation';
 import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
+import { errorItem, failureBecomesItem } from './failures';
 import { decideRetry, parseRetryAfter } from './retry';
 import { runOf, type RunState } from './runState';
 import type { ApiTarget } from './transport';
@@ -126,15 +127,6 @@ async function sendInSlot(
 }
 
 /**
- * A failed item when the node continues on fail. Only `json.error`: n8n recognises such an item
- * for the error output and joins its input row to it through pairedItem (setting the item's
- * `error` instead would make n8n replace the joined json with the bare message).
- */
-function errorItem(error: NodeApiError | NodeOperationError, itemIndex: number): INodeExecutionData {
-	return { json: { error: error.message }, pairedItem: { item: itemIndex } };
-}
-
-/**
  * Sends one item's request. Plugged into n8n's declarative engine as the `pagination`
  * request operation, the one hook that wraps the whole request of an item: here the run's
  * concurrency bound, retries and error mapping apply while the HTTP mapping itself stays in
@@ -148,7 +140,7 @@ export async function sendRequest(
 	const itemIndex = this.getItemIndex();
 	const id = requestData.options.qs?.id;
 	const invalid = state.invalidItems.get(itemIndex);
-	if (invalid) return [errorItem(invalid, itemIndex)];
+	if (invalid) return [errorItem(this, invalid, itemIndex)];
 
 	const target = await state.apiTarget(this);
 	requestData.options.baseURL = target.root;
@@ -163,7 +155,7 @@ export async function sendRequest(
 		outcome = await sendInSlot(this, state, target, requestData);
 	}
 	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
-	if (this.continueOnFail()) return [errorItem(outcome.error, itemIndex)];
+	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
 	state.stop(outcome.error);
 	throw outcome.error;
 }
