@@ -7,10 +7,19 @@ function loadWait(withSleepWithAbort: boolean): Wait {
 		if (!withSleepWithAbort) {
 			jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined }));
 		}
+		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module per mock
 		wait = (require('../nodes/VoiceAssistant/shared/cancellation') as { waitUnlessCancelled: Wait }).waitUnlessCancelled;
 	});
 	jest.dontMock('n8n-workflow');
 	return wait as Wait;
+}
+
+/** What a promise has settled to so far ('pending' if nothing), after pending callbacks ran. */
+async function settledValue<T>(promise: Promise<T>): Promise<T | 'pending'> {
+	let value: T | 'pending' = 'pending';
+	void promise.then((result) => (value = result));
+	await new Promise((resolve) => setImmediate(resolve));
+	return value;
 }
 
 describe.each([
@@ -19,21 +28,34 @@ describe.each([
 ])('%s', (_name, withSleepWithAbort) => {
 	const wait = loadWait(withSleepWithAbort);
 
-	it('a full wait reports true', async () => {
-		await expect(wait(5, new AbortController().signal)).resolves.toBe(true);
-		await expect(wait(5, undefined)).resolves.toBe(true);
+	// n8n's sleep runs on setTimeout: fake timers let a 200 s wait be checked without waiting.
+	beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+	afterEach(() => {
+		jest.clearAllTimers();
+		jest.useRealTimers();
+	});
+
+	it('a full wait reports true, not before its time', async () => {
+		for (const signal of [new AbortController().signal, undefined]) {
+			const waiting = wait(5000, signal);
+			await jest.advanceTimersByTimeAsync(4999);
+			expect(await settledValue(waiting)).toBe('pending');
+			await jest.advanceTimersByTimeAsync(1);
+			expect(await settledValue(waiting)).toBe(true);
+		}
 	});
 
 	it('an abort ends a long wait at once and reports false', async () => {
 		const controller = new AbortController();
 		const waiting = wait(200_000, controller.signal);
+		expect(await settledValue(waiting)).toBe('pending');
 		controller.abort();
-		await expect(waiting).resolves.toBe(false); // jest's 30 s timeout would fail it otherwise
+		expect(await settledValue(waiting)).toBe(false);
 	});
 
 	it('an already aborted signal does not wait', async () => {
 		const controller = new AbortController();
 		controller.abort();
-		await expect(wait(200_000, controller.signal)).resolves.toBe(false);
+		expect(await settledValue(wait(200_000, controller.signal))).toBe(false);
 	});
 });

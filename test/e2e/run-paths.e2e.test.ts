@@ -3,15 +3,15 @@
  * own Retry On Fail, the credential's Allowed HTTP Request Domains (`n8n execute`), and an
  * execution stopped from the editor during a Retry-After wait (`n8n start` + its REST API).
  */
-import fs from 'fs';
-import path from 'path';
 import {
 	API_KEY,
-	CREDENTIAL,
+	CONTACT_PATH,
 	itemsNode,
 	manualTrigger,
 	outputOf,
 	removeUserFolder,
+	simulatorCredential,
+	useImportedN8n,
 	useSimulatorProcess,
 	userFolderWithPackage,
 	voiceAssistant,
@@ -19,10 +19,9 @@ import {
 	type Workflow,
 } from './helpers';
 import type { RunningN8n } from './lib';
-import { executeWorkflow, n8nBin, n8nCli, requestedVersions, setupOwner, startN8n } from './lib/n8n';
+import { executeWorkflow, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
 import { sleep } from './lib/processes';
 
-const CONTACT_PATH = '/api/v1/segment/contact/update';
 const RESTRICTED = { id: 'vaRestrictedCr1', name: 'Voice Assistant (restricted)' };
 const OWNER = { email: 'paths@example.com', firstName: 'Run', lastName: 'Paths', password: 'E2e-password-1' };
 
@@ -43,50 +42,33 @@ const sim = useSimulatorProcess();
 
 describe.each(requestedVersions())('n8n %s: Retry On Fail and Allowed HTTP Request Domains (n8n execute)', (version) => {
 	const bin = n8nBin(version);
-	let userFolder: string;
-
-	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`run-paths-${version}`);
-		const importDir = path.join(userFolder, 'import');
-		fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
-		const credentials = [
-			{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim().url } },
-			{
-				...RESTRICTED,
-				type: 'voiceAssistantApi',
-				data: { apiKey: API_KEY, baseUrl: sim().url, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' },
-			},
-		];
-		const credentialFile = path.join(importDir, 'credentials.json');
-		fs.writeFileSync(credentialFile, JSON.stringify(credentials));
+	const { userFolder, requests } = useImportedN8n(sim, `run-paths-${version}`, bin, () => {
 		const restricted = contactUpdate('Update');
 		restricted.credentials = { voiceAssistantApi: RESTRICTED };
-		const workflows = [
-			workflow('vaRpRetry', 'e2e: n8n Retry On Fail', [
-				manualTrigger(),
-				contacts(3),
-				// One at a time, so the failed try stops before sending the other items.
-				{ ...contactUpdate('Update', { retryOnFailure: false, maxConcurrency: 1 }), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
-			]),
-			workflow('vaRpDomains', 'e2e: allowed domains', [manualTrigger(), contacts(2), restricted]),
-		];
-		for (const wf of workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-		await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-		await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
-	});
-
-	afterAll(() => removeUserFolder(userFolder));
-
-	beforeEach(async () => {
-		await sim().reset();
+		const credential = simulatorCredential(sim().url);
+		return {
+			credentials: [
+				credential,
+				{ ...credential, ...RESTRICTED, data: { ...credential.data, allowedHttpRequestDomains: 'domains', allowedDomains: 'api.example.com' } },
+			],
+			workflows: [
+				workflow('vaRpRetry', 'e2e: n8n Retry On Fail', [
+					manualTrigger(),
+					contacts(3),
+					// One at a time, so the failed try stops before sending the other items.
+					{ ...contactUpdate('Update', { retryOnFailure: false, maxConcurrency: 1 }), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
+				]),
+				workflow('vaRpDomains', 'e2e: allowed domains', [manualTrigger(), contacts(2), restricted]),
+			],
+		};
 	});
 
 	test("n8n's Retry On Fail: the try after a 503 sends every item again and succeeds", async () => {
 		await sim().failNext({ status: 503, method: 'PUT', path: CONTACT_PATH, body: { message: 'Try later' } });
-		const { code, run } = await executeWorkflow(bin, 'vaRpRetry', userFolder);
+		const { code, run } = await executeWorkflow(bin, 'vaRpRetry', userFolder());
 		expect(run.data.resultData.error).toBeUndefined();
 		expect(code).toBe(0);
-		const received = await sim().requests();
+		const received = await requests();
 		expect(received.map((request) => `${request.query.id}:${request.status}`)).toEqual([
 			'rp-0:503',
 			'rp-0:200',
@@ -97,13 +79,13 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail and Allowed HTTP Reque
 	});
 
 	test('a Base URL outside Allowed HTTP Request Domains: nothing sent, n8n\'s message', async () => {
-		const { code, run } = await executeWorkflow(bin, 'vaRpDomains', userFolder);
+		const { code, run } = await executeWorkflow(bin, 'vaRpDomains', userFolder());
 		expect(code).not.toBe(0);
 		const host = new URL(sim().url).host;
 		expect(run.data.resultData.error?.message).toBe(
 			`Domain not allowed: This credential is restricted from accessing ${host}. Only the following domains are allowed: api.example.com`,
 		);
-		expect(await sim().requests()).toEqual([]);
+		expect(await requests()).toEqual([]);
 	});
 });
 
