@@ -113,9 +113,18 @@ describe('Continue On Fail', () => {
 	});
 
 	it('without it, the first failure stops the node and names the item', async () => {
-		sim().failNext({ status: 404, body: { message: 'Contact not found' } });
+		sim().failNext({ status: 404, body: { message: 'Contact not found' }, id: 'c-2' });
 		const { error, outputs } = await run(parameters, { items: rows });
-		expect(error?.message).toMatch(/^No segment contact with ID "c-\d" was found \(HTTP 404\)$/);
+		expect(error?.message).toBe('No segment contact with ID "c-2" was found (HTTP 404)');
+		expect(error?.context?.itemIndex).toBe(1);
 		expect(outputs).toEqual([]);
+	});
+
+	it('names the item that failed when an earlier item was stopped waiting for its retry', async () => {
+		sim().failNext({ status: 503, headers: { 'retry-after': '1' }, id: 'c-1' });
+		sim().failNext({ status: 404, body: { message: 'Contact not found' }, id: 'c-2' });
+		const { error } = await run(parameters, { items: rows });
+		expect(error?.message).toBe('Not sent: item 1 failed first: No segment contact with ID "c-2" was found (HTTP 404)');
+		expect(error?.context?.itemIndex).toBe(0);
 	});
 });

@@ -85,6 +85,31 @@ describe('Assistant → Get Many', () => {
 		expect(sim().requests.every((r) => Object.keys(r.query).length === 0)).toBe(true);
 	});
 
+	it('keeps an assistant whose identifier has none of the known names, saying so, when simplifying', async () => {
+		const [maya, lukas] = sim().data.assistants;
+		const { _id: _unknownName, ...withoutId } = lukas;
+		sim().failNext({ status: 200, body: [maya, { ...withoutId, uuid: 'as-77' }] });
+		const { outputs, error } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
+			credentials: credentials(),
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json.id)).toEqual([maya._id, undefined]);
+		expect(outputs[0][1].json).toEqual({
+			name: lukas.name,
+			type: lukas.type,
+			language: lukas.language,
+			company_name: lukas.company_name,
+			voice_name: lukas.voice_name,
+			voice_id: lukas.voice_id,
+			accent: lukas.accent,
+			ai_model_id: lukas.ai_model_id,
+			...(lukas.knowledge_base_Id ? { knowledge_base_Id: lukas.knowledge_base_Id } : {}),
+			notice: 'No id: the service sent none of the fields _id, id, assistant_id, assistantId for this assistant. Turn off Simplify to see every field it sent.',
+		});
+		expect(outputs[0][0].json).not.toHaveProperty('notice');
+	});
+
 	it('reads a base URL given with a trailing slash or the /api/v1 prefix', async () => {
 		for (const baseUrl of [`${sim().url}/`, `${sim().url}/api/v1`, `${sim().url}/api/v1/`, ` ${sim().url} `]) {
 			sim().reset();

@@ -2,8 +2,10 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import { recordItemErrors } from './helpers/itemErrors';
 
 const sim = useSimulator();
+const itemErrors = recordItemErrors();
 
 const CONTACTS = '/api/v1/segment/contact/update';
 const CALLS = '/api/v1/playground/call';
@@ -38,9 +40,42 @@ describe('requests in flight are bounded across the items of a run', () => {
 		await run(contactParameters(), contactRows(60));
 		expect(sim().stats.maxInFlight).toBe(10);
 	});
+
+	it('a Max Concurrent Requests below the UI range (0, from an expression) is 1, not the default', async () => {
+		sim().setOptions({ latencyMs: 40 });
+		const { outputs } = await run(contactParameters({ maxConcurrency: '={{ 0 }}' }), contactRows(12));
+		expect(outputs[0]).toHaveLength(12);
+		expect(sim().stats.maxInFlight).toBe(1);
+	});
+});
+
+describe('options that are not numbers', () => {
+	it.each([
+		['maxConcurrency', 'Max Concurrent Requests'],
+		['maxRetries', 'Max Retries'],
+		['maxRetryWaitSeconds', 'Max Retry Wait (Seconds)'],
+	])('%s = "x" is refused before anything is sent, naming the option', async (name, label) => {
+		const { error } = await run(contactParameters({ [name]: '={{ "x" }}' }), contactRows(3));
+		expect(error?.message).toBe(`Invalid input: "${label}" (Options) must be a number [item 0]`);
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(sim().requests).toHaveLength(0);
+	});
 });
 
 describe('retries', () => {
+	it('counts Retry-After against Max Retry Wait: within it the item retries, beyond it the item fails at once', async () => {
+		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
+		const within = await run(contactParameters({ maxRetryWaitSeconds: 1 }), contactRows(1));
+		expect(within.error).toBeUndefined();
+		expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
+
+		sim().reset();
+		sim().failNext({ status: 429, headers: { 'retry-after': '2' }, path: CONTACTS });
+		const beyond = await run(contactParameters({ maxRetryWaitSeconds: 1 }), contactRows(1));
+		expect(beyond.error?.message).toBe('The service kept answering "too many requests" (HTTP 429)');
+		expect(sim().requests.map((r) => r.status)).toEqual([429]);
+	});
+
 	it('honours Retry-After before trying again', async () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
 		const { outputs, error } = await run(contactParameters(), contactRows(1));
@@ -82,6 +117,14 @@ describe('retries', () => {
 		expect(sim().requests).toHaveLength(1);
 	});
 
+	it('a Retry-After of 0 does not retry back to back: the floor between attempts uses up Max Retry Wait', async () => {
+		// 1 s of waiting at 250 ms per retry allows 4 retries, whatever Max Retries says (clamped to 50).
+		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 60, path: CONTACTS });
+		const { error } = await run(contactParameters({ maxRetries: 100_000, maxRetryWaitSeconds: 1 }), contactRows(1));
+		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable (after 5 attempts)');
+		expect(sim().requests).toHaveLength(5);
+	});
+
 	it('gives up after Max Retries and says how many attempts were made', async () => {
 		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 10, path: CONTACTS });
 		const { error } = await run(contactParameters({ maxRetries: 2 }), contactRows(1));
@@ -104,10 +147,35 @@ describe('retries', () => {
 describe('a failing run stops sending', () => {
 	it('without Continue On Fail, queued items are not sent after the first failure', async () => {
 		sim().setOptions({ latencyMs: 20 });
-		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS });
+		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS, id: 'c-0' });
 		const { error } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(200));
 		expect(error?.message).toBe('The service rejected the request (HTTP 400): segment is locked');
 		expect(sim().requests.length).toBeLessThan(10);
+	});
+
+	it('each item not sent gets its own error naming the item that failed, and so does the run', async () => {
+		// Item 0 waits out a Retry-After (holding its slot) while item 1 is refused.
+		sim().failNext({ status: 503, headers: { 'retry-after': '1' }, path: CONTACTS, id: 'c-0' });
+		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS, id: 'c-1' });
+		const { error, outputs } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(4));
+
+		const failure = 'The service rejected the request (HTTP 400): segment is locked';
+		const notSent = `Not sent: item 1 failed first: ${failure}`;
+		expect(sim().requests.map((request) => [request.query.id, request.status])).toEqual([
+			['c-0', 503],
+			['c-1', 400],
+		]);
+		expect(outputs).toEqual([]);
+		expect([...itemErrors.entries()].sort(([a], [b]) => a - b)).toEqual([
+			[0, expect.objectContaining({ message: notSent, itemIndex: 0 })],
+			[1, expect.objectContaining({ message: failure, itemIndex: 1 })],
+			[2, expect.objectContaining({ message: notSent, itemIndex: 2 })],
+			[3, expect.objectContaining({ message: notSent, itemIndex: 3 })],
+		]);
+		// n8n reports the first item (in input order) that rejected: here item 0, which says why.
+		expect(error?.message).toBe(notSent);
+		expect(error?.context?.itemIndex).toBe(0);
+		expect(error?.description).toMatch(/^Nothing was sent for this item: item 1 failed first/);
 	});
 });
 

@@ -1,4 +1,12 @@
-import { backoffDelay, decideRetry, failureKindOf, isRetryable, parseRetryAfter, type FailureKind } from '../nodes/VoiceAssistant/shared/retry';
+import {
+	MIN_RETRY_DELAY_MS,
+	backoffDelay,
+	decideRetry,
+	failureKindOf,
+	isRetryable,
+	parseRetryAfter,
+	type FailureKind,
+} from '../nodes/VoiceAssistant/shared/retry';
 import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {
@@ -76,6 +84,12 @@ describe('retry decision', () => {
 		expect(backoffDelay(3, () => 0)).toBe(0);
 		expect(backoffDelay(3, () => 0.5)).toBe(2000);
 	});
+
+	it('never retries back to back: a Retry-After of 0, or a backoff drawn as 0, still waits the floor', () => {
+		expect(MIN_RETRY_DELAY_MS).toBe(250);
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS });
+		expect(decideRetry(policy, 'PUT', 'server-error', 0, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS });
+	});
 });
 
 describe('request policy options', () => {
@@ -90,13 +104,55 @@ describe('request policy options', () => {
 		]);
 	});
 
-	it('reads the values a user sets, and ignores nonsense', () => {
+	it('reads the values a user sets', () => {
 		expect(readRequestPolicy({ maxConcurrency: 3, retryOnFailure: false, maxRetries: 0, maxRetryWaitSeconds: 5 })).toEqual({
 			maxConcurrency: 3,
 			retry: false,
 			maxRetries: 0,
 			maxRetryWaitMs: 5000,
 		});
-		expect(readRequestPolicy({ maxConcurrency: 0, maxRetries: 'x', maxRetryWaitSeconds: -1 })).toEqual(DEFAULT_REQUEST_POLICY);
+		expect(readRequestPolicy({ maxConcurrency: '4', maxRetries: ' 2 ', maxRetryWaitSeconds: '60' })).toEqual({
+			...DEFAULT_REQUEST_POLICY,
+			maxConcurrency: 4,
+			maxRetries: 2,
+			maxRetryWaitMs: 60_000,
+		});
+	});
+
+	it.each([
+		['maxConcurrency', 100_000, 100],
+		['maxConcurrency', 0, 1],
+		['maxConcurrency', -3, 1],
+		['maxConcurrency', 0.5, 1],
+		['maxConcurrency', 2.9, 2],
+		['maxRetries', 100_000, 50],
+		['maxRetries', -1, 0],
+		['maxRetryWaitSeconds', 0, 1],
+		['maxRetryWaitSeconds', -5, 1],
+	])('clamps %s = %j to the range the UI shows: %j', (name, given, expected) => {
+		const policy = readRequestPolicy({ [name]: given });
+		const read = name === 'maxRetryWaitSeconds' ? policy.maxRetryWaitMs / 1000 : policy[name as 'maxConcurrency' | 'maxRetries'];
+		expect(read).toBe(expected);
+		expect(policy.problem).toBeUndefined();
+	});
+
+	it.each([
+		['maxConcurrency', ''],
+		['maxRetries', '   '],
+		['maxRetryWaitSeconds', null],
+		['maxRetries', undefined],
+	])('%s = %j is not set: the default applies', (name, given) => {
+		expect(readRequestPolicy({ [name]: given })).toEqual(DEFAULT_REQUEST_POLICY);
+	});
+
+	it.each([
+		['maxConcurrency', 'ten', 'Max Concurrent Requests'],
+		['maxRetries', 'x', 'Max Retries'],
+		['maxRetries', true, 'Max Retries'],
+		['maxRetryWaitSeconds', [5], 'Max Retry Wait (Seconds)'],
+		['maxRetryWaitSeconds', 'Infinity', 'Max Retry Wait (Seconds)'],
+		['maxConcurrency', Number.NaN, 'Max Concurrent Requests'],
+	])('%s = %j is refused, naming the option', (name, given, label) => {
+		expect(readRequestPolicy({ [name]: given }).problem).toBe(`"${label}" (Options) must be a number`);
 	});
 });

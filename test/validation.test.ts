@@ -1,4 +1,5 @@
 import type { INodeParameters } from 'n8n-workflow';
+import { createSimulator, type Simulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import {
@@ -30,7 +31,7 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 		['Assistant', { assistant: { __rl: true, mode: 'id', value: '  ' } }, 'Invalid input: "assistant_id" (Assistant) must not be blank [item 0]'],
 		['First Name', { firstName: '={{ $json.missing }}' }, 'Invalid input: "first_name" (First Name) is required [item 0]'],
 		['Last Name', { lastName: '   ' }, 'Invalid input: "last_name" (Last Name) must not be blank [item 0]'],
-		['Email', { email: 'ada.example.com' }, 'Invalid input: "email" (Email) must be an email address such as name@example.com [item 0]'],
+		['Email', { email: '={{ "" }}' }, 'Invalid input: "email" (Email) is required [item 0]'],
 		['Phone Numbers empty', { phoneNumbers: ' , ;' }, 'Invalid input: "phone_number" (Phone Numbers) must hold at least one phone number [item 0]'],
 		['Phone Numbers not a list', { phoneNumbers: '={{ { "a": 1 } }}' }, 'Invalid input: "phone_number" (Phone Numbers) must be a list of phone numbers [item 0]'],
 		['Phone Number entry', { phoneNumbers: '={{ ["+1555", true] }}' }, 'Invalid input: "phone_number[1]" (Phone Numbers) must be text [item 0]'],
@@ -40,18 +41,17 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 
 	it('reports every problem of an item in the description', async () => {
 		const { error } = await runNode({
-			parameters: { ...playgroundCallParameters, firstName: '={{ "" }}', email: 'nope' },
+			parameters: { ...playgroundCallParameters, firstName: '={{ "" }}', email: '={{ ["a@example.com"] }}' },
 			credentials: { apiKey: API_KEY, baseUrl: sim().url },
 		});
 		expect(error?.message).toBe('Invalid input: "first_name" (First Name) is required (and 1 more) [item 0]');
-		expect(error?.description).toContain('- "email" (Email) must be an email address such as name@example.com');
+		expect(error?.description).toContain('- "email" (Email) must be text');
 		expect(sim().requests).toHaveLength(0);
 	});
 
 	it.each([
 		['Title', { title: '={{ "" }}' }, 'Invalid input: "title" (Title) is required [item 0]'],
 		['Language', { language: '={{ "de" }}' }, 'Invalid input: "language" (Language) must be one of: en [item 0]'],
-		['no pairs', { questionsAndAnswers: {} }, 'Invalid input: "data" (Questions and Answers) must hold at least one question/answer pair [item 0]'],
 		['half a pair', { questionsAndAnswers: { pairs: [{ question: 'Why?', answer: '' }] } }, 'Invalid input: "data[0].answer" (Questions and Answers) is required [item 0]'],
 	])('Knowledge Base list: %s', async (_name, change, message) => {
 		await expectRejected({ ...knowledgeBaseListParameters, ...change }, message);
@@ -83,7 +83,7 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 		['First Name', { contactFirstName: '={{ "" }}' }, 'Invalid input: "first_name" (First Name) is required [item 0]'],
 		['Last Name', { contactLastName: '={{ null }}' }, 'Invalid input: "last_name" (Last Name) is required [item 0]'],
 		['Phone', { phone: '={{ "" }}' }, 'Invalid input: "phone" (Phone) is required [item 0]'],
-		['Email', { additionalFields: { email: 'grace' } }, 'Invalid input: "email" (Email) must be an email address such as name@example.com [item 0]'],
+		['Email', { additionalFields: { email: '={{ 42 > 1 }}' } }, 'Invalid input: "email" (Email) must be text [item 0]'],
 		['Job Title', { additionalFields: { jobTitle: '={{ ["a"] }}' } }, 'Invalid input: "job_title" (Job Title) must be text [item 0]'],
 	])('Segment Contact: %s', async (_name, change, message) => {
 		await expectRejected({ ...segmentContactParameters, ...change }, message);
@@ -111,6 +111,78 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 	});
 });
 
+describe('exactly the spec\'s rules: formats are for the service to judge', () => {
+	const contactRows = [
+		{ json: { id: 'c-1', email: 'ada@example.com' } },
+		{ json: { id: 'c-2', email: 'n/a' } },
+		{ json: { id: 'c-3', email: '' } },
+	];
+	const contactByRow = { ...segmentContactParameters, contactId: '={{ $json.id }}', additionalFields: { email: '={{ $json.email }}' } };
+
+	it('an optional email that is no address (a CRM\'s "n/a") is sent; the service\'s answer fails that row only', async () => {
+		const { outputs, error } = await runNode({
+			parameters: contactByRow,
+			items: contactRows,
+			continueOnFail: true,
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error).toBeUndefined();
+		expect(sim().requests.map((r) => [r.query.id, r.body, r.status]).sort()).toEqual([
+			['c-1', { first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123', email: 'ada@example.com' }, 200],
+			['c-2', { first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123', email: 'n/a' }, 400],
+			['c-3', { first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123' }, 200],
+		]);
+		expect(outputs[0].map((item) => item.json)).toEqual([
+			{ id: 'c-1', message: 'Contact updated successfully.' },
+			{ error: 'The service rejected the request (HTTP 400): email: must be a string containing @' },
+			{ id: 'c-3', message: 'Contact updated successfully.' },
+		]);
+	});
+
+	it('the call\'s required email is sent as given, whatever its format', async () => {
+		const { error } = await runNode({
+			parameters: { ...playgroundCallParameters, email: 'ada.example.com' },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error?.message).toBe('The service rejected the request (HTTP 400): email: must be a string containing @');
+		expect(sim().requests.map((r) => (r.body as { email: string }).email)).toEqual(['ada.example.com']);
+	});
+
+	it('every optional field that is only spaces is left out alike, as an empty one is', async () => {
+		const { error } = await runNode({
+			parameters: {
+				...segmentContactParameters,
+				additionalFields: { email: '  ', description: '  ', jobTitle: '\t', lifecycleStage: '\n', leadStatus: ' \u00a0' },
+			},
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error).toBeUndefined();
+		expect(JSON.parse(sim().requests[0].rawBody)).toEqual({ first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123' });
+	});
+
+	it.each([
+		['list mode with no pairs', { questionsAndAnswers: {} }],
+		['JSON mode with an empty list', { qaInputMode: 'json', questionsAndAnswersJson: '[]' }],
+	])('a knowledge base with no pairs (data: [], which the spec allows) is sent: %s', async (_name, change) => {
+		const { error, outputs } = await runNode({
+			parameters: { ...knowledgeBaseListParameters, ...change },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error).toBeUndefined();
+		expect(JSON.parse(sim().requests[0].rawBody)).toEqual({ title: 'Opening hours', language: 'en', data: [] });
+		expect(outputs[0][0].json).toEqual({ title: 'Opening hours', language: 'en', data: [] });
+	});
+
+	it('a Get Many filter that is only spaces is not set', async () => {
+		const { error, outputs } = await runNode({
+			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true, filters: { type: '={{ "  " }}', language: ' ' } },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toHaveLength(sim().data.assistants.length);
+	});
+});
+
 describe('one invalid item among many', () => {
 	const rows = [
 		{ json: { id: 'c-1', phone: '+1' } },
@@ -121,7 +193,9 @@ describe('one invalid item among many', () => {
 
 	it('stops the node before anything is sent, naming the bad item', async () => {
 		const { error } = await runNode({ parameters, items: rows, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
-		expect(error?.message).toBe('Invalid input: "phone" (Phone) is required [item 1]');
+		// n8n reports item 0, the first (in input order) that was not done: it says which item failed.
+		expect(error?.message).toBe('Not sent: item 1 failed first: Invalid input: "phone" (Phone) is required [item 1]');
+		expect(error?.context?.itemIndex).toBe(0);
 		expect(sim().requests).toHaveLength(0);
 	});
 
@@ -152,5 +226,56 @@ describe('one invalid item among many', () => {
 		expect(outputs[1]).toHaveLength(1);
 		expect(outputs[1][0].json).toEqual({ id: 'c-2', phone: '', error: 'Invalid input: "phone" (Phone) is required [item 1]' });
 		expect(outputs[1][0].pairedItem).toEqual({ item: 1 });
+	});
+});
+
+describe('the Base URL of the credential', () => {
+	const getMany = { resource: 'assistant', operation: 'getAll' };
+
+	it.each([
+		['a query string', (url: string) => `${url}?tenant=a`, 'must not contain a query string (?…): enter only the address, e.g. https://api.example.com'],
+		['an empty query string', (url: string) => `${url}/?`, 'must not contain a query string (?…): enter only the address, e.g. https://api.example.com'],
+		['a fragment', (url: string) => `${url}#main`, 'must not contain a fragment (#…): enter only the address, e.g. https://api.example.com'],
+	])('with %s is refused and nothing is sent', async (_name, baseUrl, rule) => {
+		const { error } = await runNode({ parameters: getMany, credentials: { apiKey: API_KEY, baseUrl: baseUrl(sim().url) } });
+		expect(error?.message).toBe(`Invalid input: "Base URL" in the credential ${rule} [item 0]`);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	describe('plain http:// to another machine', () => {
+		let elsewhere: Simulator;
+		beforeAll(async () => {
+			// 127.0.0.2 is not one of localhost, 127.0.0.1, [::1]: for the node it stands for another machine.
+			elsewhere = await createSimulator({ apiKey: API_KEY, host: '127.0.0.2' });
+		});
+		afterAll(async () => elsewhere.close());
+		beforeEach(() => elsewhere.reset());
+
+		it('is refused, saying the key would cross the network unencrypted, and nothing is sent', async () => {
+			const { error } = await runNode({ parameters: getMany, credentials: { apiKey: API_KEY, baseUrl: elsewhere.url } });
+			expect(error?.message).toBe(
+				'Invalid input: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential [item 0]',
+			);
+			expect(elsewhere.requests).toHaveLength(0);
+		});
+
+		it('is allowed when the credential says so', async () => {
+			const { error, outputs } = await runNode({
+				parameters: getMany,
+				credentials: { apiKey: API_KEY, baseUrl: elsewhere.url, allowUnencryptedHttp: true },
+			});
+			expect(error).toBeUndefined();
+			expect(outputs[0].length).toBeGreaterThan(0);
+			expect(elsewhere.requests.map((request) => [request.method, request.path, request.headers['x-api-key']])).toEqual([
+				['GET', '/api/v1/user/listAssistant', API_KEY],
+			]);
+		});
+	});
+
+	it.each(['http://localhost', 'http://127.0.0.1'])('plain http:// to this machine (%s) needs no permission', async (host) => {
+		const baseUrl = sim().url.replace('http://127.0.0.1', host);
+		const { error } = await runNode({ parameters: getMany, credentials: { apiKey: API_KEY, baseUrl } });
+		expect(error).toBeUndefined();
+		expect(sim().requests).toHaveLength(1);
 	});
 });

@@ -312,3 +312,60 @@ describe('a redirect to another origin', () => {
 		expect(result.error).toBeDefined();
 	});
 });
+
+describe('a key saved with spaces around it', () => {
+	// The service reads the header trimmed, so the key authenticates; what it echoes is the trimmed key.
+	const padded = `  ${KEY} `;
+
+	it.each(OPERATIONS.map((operation) => [operation.name, operation]))(
+		'%s: a 401 echoing the trimmed key shows it nowhere',
+		async (_name, operation) => {
+			sim().failNext({ status: 401, body: { message: `bad key ${KEY}` } });
+			const result = await run(sim(), KEY, { apiKey: padded, parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
+			expect(leaksOf(result)).toEqual([]);
+			expect(result.error?.description).toBe('The service said: bad key [redacted]');
+		},
+	);
+
+	it('authenticates: the service receives the key without the spaces', async () => {
+		const { error } = await run(sim(), KEY, { apiKey: padded, parameters: getManyParameters });
+		expect(error).toBeUndefined();
+		expect(sim().requests.map((request) => [request.status, request.headers['x-api-key']])).toEqual([[200, KEY]]);
+	});
+});
+
+describe('a key echoed URL-encoded', () => {
+	const SPECIAL = 'sk/SENTINEL+b64=Zm9vYmFy&x?y';
+	const encoded = encodeURIComponent(SPECIAL);
+
+	it.each(OPERATIONS.map((operation) => [operation.name, operation]))('%s: never shows the encoded key', async (_name, operation) => {
+		sim().failNext({ status: 400, body: { message: `key=${encoded} is not allowed` } });
+		const result = await run(sim(), KEY, { apiKey: SPECIAL, parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
+		const seen = JSON.stringify([result.error?.message, result.error?.description, result.outputs]);
+		expect(seen).not.toContain(encoded);
+		expect(findSecret(result, SPECIAL)).toEqual([]);
+		expect(result.error?.message).toBe('The service rejected the request (HTTP 400): key=[redacted] is not allowed');
+	});
+});
+
+describe('a successful answer that echoes the key', () => {
+	const echoing = (operation: Operation) =>
+		operation.name === 'Get Many'
+			? [{ _id: 'a-1', name: `Echo ${KEY}`, type: 'outbound', language: 'en', voice_id: KEY }]
+			: { apiKey: KEY, note: `sent with x-api-key ${KEY}`, nested: { list: [KEY] }, [KEY]: 'as a key' };
+
+	it.each(OPERATIONS.map((operation) => [operation.name, operation]))('%s: the output carries no key', async (_name, operation) => {
+		sim().failNext({ status: 200, body: echoing(operation) });
+		const result = await run(sim(), KEY, { parameters: operation.parameters });
+		expect(result.error).toBeUndefined();
+		expect(leaksOf(result)).toEqual([]);
+		expect(JSON.stringify(result.outputs[0][0].json)).toContain('[redacted]');
+	});
+
+	it('a 2xx answer that is text echoing the key', async () => {
+		sim().failNext({ status: 200, rawBody: `queued for ${KEY}`, headers: { 'content-type': 'text/plain' } });
+		const result = await run(sim(), KEY, { parameters: playgroundCallParameters });
+		expect(leaksOf(result)).toEqual([]);
+		expect(result.outputs[0][0].json).toEqual({ response: 'queued for [redacted]' });
+	});
+});

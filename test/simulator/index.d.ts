@@ -114,6 +114,8 @@ export interface FailureSpec {
 	method?: string;
 	/** Only requests with this path (without query) match. */
 	path?: string;
+	/** Only requests with this `id` query parameter match. */
+	id?: string;
 }
 
 export interface KnowledgeBase {

@@ -45,7 +45,7 @@ function parseJsonOrUndefined(rawBody) {
  */
 function normalizeFailure(spec) {
 	if (typeof spec !== 'object' || spec === null) throw new TypeError('failNext needs an object');
-	const { status, times = 1, method, path, rawBody, body } = spec;
+	const { status, times = 1, method, path, id, rawBody, body } = spec;
 	if (!Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599))) {
 		throw new TypeError('failNext.status must be 0 (reset) or an HTTP status code');
 	}
@@ -66,6 +66,7 @@ function normalizeFailure(spec) {
 		remaining: times,
 		method: method ? method.toUpperCase() : undefined,
 		path,
+		id,
 	};
 }
 
@@ -119,10 +120,13 @@ async function createSimulator(options) {
 		failures.push(normalizeFailure(spec));
 	}
 
-	/** @param {string} method @param {string} path */
-	function takeFailure(method, path) {
+	/** @param {string} method @param {string} path @param {Record<string, string>} query */
+	function takeFailure(method, path, query) {
 		const index = failures.findIndex(
-			(f) => (!f.method || f.method === method) && (!f.path || f.path === path),
+			(f) =>
+				(!f.method || f.method === method) &&
+				(!f.path || f.path === path) &&
+				(f.id === undefined || f.id === query.id),
 		);
 		if (index === -1) return undefined;
 		const failure = failures[index];
@@ -220,7 +224,7 @@ async function createSimulator(options) {
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
 
-			const canned = takeFailure(record.method, record.path);
+			const canned = takeFailure(record.method, record.path, record.query);
 			if (canned) {
 				record.canned = true;
 				if (canned.status === 0) return resetSocket('reset-before');

@@ -68,6 +68,6 @@ export interface SimulatorProcess {
 		calls: Array<Record<string, any>>;
 	}>;
 	reset(): Promise<unknown>;
-	failNext(spec: { status: number; body?: unknown; headers?: Record<string, string>; times?: number; method?: string; path?: string }): Promise<unknown>;
+	failNext(spec: { status: number; body?: unknown; headers?: Record<string, string>; times?: number; method?: string; path?: string; id?: string }): Promise<unknown>;
 	stop(): Promise<void>;
 }

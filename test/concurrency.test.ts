@@ -1,0 +1,142 @@
+/**
+ * The limiter that bounds requests in flight across the items of a run: a FIFO queue, a slot
+ * given back on every path a holder can end by, and the bound held in n8n with the node's
+ * Request Options → Batching on (items then start one by one while earlier ones finish).
+ */
+import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
+import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/concurrency';
+import { useSimulator } from './helpers/simulator';
+import { runNode } from './helpers/runNode';
+import { API_KEY, segmentContactParameters } from './helpers/fixtures';
+
+/** Lets every pending promise callback run. */
+const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A task that runs until the test ends it, recording when it started. */
+function heldTask(name: string, started: string[]) {
+	const end: IDeferredPromise<string> = createDeferredPromise<string>();
+	const task = async () => {
+		started.push(name);
+		return await end.promise;
+	};
+	return { task, end };
+}
+
+describe('ConcurrencyLimiter', () => {
+	it('serves waiters in the order they arrived (FIFO)', async () => {
+		const limiter = new ConcurrencyLimiter(1);
+		const started: string[] = [];
+		const tasks = ['a', 'b', 'c', 'd', 'e'].map((name) => heldTask(name, started));
+		const done = tasks.map(({ task }) => limiter.use(task));
+		await settle();
+		expect(started).toEqual(['a']);
+		for (const [i, { end }] of tasks.entries()) {
+			end.resolve(String(i));
+			await settle();
+		}
+		expect(started).toEqual(['a', 'b', 'c', 'd', 'e']);
+		expect(await Promise.all(done)).toEqual(['0', '1', '2', '3', '4']);
+	});
+
+	it('never has more holders than its bound, also when new work arrives while a slot changes hands', async () => {
+		const limiter = new ConcurrencyLimiter(2);
+		const started: string[] = [];
+		const running = () => started.length - finished;
+		let finished = 0;
+		const tasks: Array<ReturnType<typeof heldTask>> = [];
+		const add = (name: string) => {
+			const held = heldTask(name, started);
+			tasks.push(held);
+			void limiter.use(held.task).then(() => finished++);
+		};
+		add('a');
+		add('b');
+		add('c');
+		await settle();
+		expect(running()).toBe(2);
+		// a ends: its slot goes straight to c; then d arrives and must wait.
+		tasks[0].end.resolve('a');
+		await settle();
+		add('d');
+		await settle();
+		expect(started).toEqual(['a', 'b', 'c']);
+		expect(running()).toBe(2);
+		expect(limiter.inUse).toBe(2);
+		for (const name of ['e', 'f', 'g']) add(name);
+		for (let i = 1; i < tasks.length; i++) {
+			tasks[i].end.resolve(String(i));
+			await settle();
+			expect(running()).toBeLessThanOrEqual(2);
+		}
+		await settle();
+		expect(started).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
+		expect(limiter.inUse).toBe(0);
+	});
+
+	describe('gives the slot back on every path a holder ends by', () => {
+		it('when the work fails', async () => {
+			const limiter = new ConcurrencyLimiter(1);
+			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')))).rejects.toThrow('HTTP 400');
+			expect(limiter.inUse).toBe(0);
+			expect(await limiter.use(async () => 'next')).toBe('next');
+		});
+
+		it('after a retry wait: the slot is held while waiting, then given back', async () => {
+			const limiter = new ConcurrencyLimiter(1);
+			const started: string[] = [];
+			const wait = createDeferredPromise<void>();
+			const retrying = limiter.use(async () => {
+				started.push('retrying');
+				await wait.promise; // waiting out a Retry-After
+				return 'retried';
+			});
+			const next = limiter.use(async () => {
+				started.push('next');
+				return 'next';
+			});
+			await settle();
+			expect(started).toEqual(['retrying']);
+			wait.resolve();
+			expect(await Promise.all([retrying, next])).toEqual(['retried', 'next']);
+			expect(limiter.inUse).toBe(0);
+		});
+
+		it('when the work is cancelled', async () => {
+			const limiter = new ConcurrencyLimiter(1);
+			const cancel = new AbortController();
+			const cancelled = limiter.use(
+				async () =>
+					await new Promise((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(new Error('cancelled')))),
+			);
+			const next = limiter.use(async () => 'next');
+			await settle();
+			expect(limiter.inUse).toBe(1);
+			cancel.abort();
+			await expect(cancelled).rejects.toThrow('cancelled');
+			expect(await next).toBe('next');
+			expect(limiter.inUse).toBe(0);
+		});
+	});
+});
+
+describe('the bound in n8n', () => {
+	const sim = useSimulator();
+	const rows = Array.from({ length: 30 }, (_, i) => ({ json: { id: `c-${i}` } }));
+	const parameters = (extra: INodeParameters): INodeParameters => ({ ...segmentContactParameters, contactId: '={{ $json.id }}', ...extra });
+
+	it('holds with Request Options → Batching on (items start one by one while earlier ones finish)', async () => {
+		sim().setOptions({ latencyMs: 40 });
+		const { outputs, error } = await runNode({
+			parameters: parameters({
+				options: { maxConcurrency: 2 },
+				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 5 } } },
+			}),
+			items: rows,
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toHaveLength(30);
+		expect(sim().requests).toHaveLength(30);
+		expect(sim().stats.maxInFlight).toBe(2);
+	});
+});
