@@ -9,6 +9,9 @@ import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
+/** What use() resolves for work it never ran (no signal is given, so never). */
+const notRun = () => 'not run';
+
 /** Lets every pending promise callback run. */
 const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -27,7 +30,7 @@ describe('ConcurrencyLimiter', () => {
 		const limiter = new ConcurrencyLimiter(1);
 		const started: string[] = [];
 		const tasks = ['a', 'b', 'c', 'd', 'e'].map((name) => heldTask(name, started));
-		const done = tasks.map(({ task }) => limiter.use(task));
+		const done = tasks.map(({ task }) => limiter.use(task, undefined, notRun));
 		await settle();
 		expect(started).toEqual(['a']);
 		for (const [i, { end }] of tasks.entries()) {
@@ -47,7 +50,7 @@ describe('ConcurrencyLimiter', () => {
 		const add = (name: string) => {
 			const held = heldTask(name, started);
 			tasks.push(held);
-			void limiter.use(held.task).then(() => finished++);
+			void limiter.use(held.task, undefined, notRun).then(() => finished++);
 		};
 		add('a');
 		add('b');
@@ -76,24 +79,32 @@ describe('ConcurrencyLimiter', () => {
 	describe('gives the slot back on every path a holder ends by', () => {
 		it('when the work fails', async () => {
 			const limiter = new ConcurrencyLimiter(1);
-			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')))).rejects.toThrow('HTTP 400');
+			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')), undefined, notRun)).rejects.toThrow('HTTP 400');
 			expect(limiter.inUse).toBe(0);
-			expect(await limiter.use(async () => 'next')).toBe('next');
+			expect(await limiter.use(async () => 'next', undefined, notRun)).toBe('next');
 		});
 
 		it('after a retry wait: the slot is held while waiting, then given back', async () => {
 			const limiter = new ConcurrencyLimiter(1);
 			const started: string[] = [];
 			const wait = createDeferredPromise<void>();
-			const retrying = limiter.use(async () => {
-				started.push('retrying');
-				await wait.promise; // waiting out a Retry-After
-				return 'retried';
-			});
-			const next = limiter.use(async () => {
-				started.push('next');
-				return 'next';
-			});
+			const retrying = limiter.use(
+				async () => {
+					started.push('retrying');
+					await wait.promise; // waiting out a Retry-After
+					return 'retried';
+				},
+				undefined,
+				notRun,
+			);
+			const next = limiter.use(
+				async () => {
+					started.push('next');
+					return 'next';
+				},
+				undefined,
+				notRun,
+			);
 			await settle();
 			expect(started).toEqual(['retrying']);
 			wait.resolve();
@@ -107,14 +118,34 @@ describe('ConcurrencyLimiter', () => {
 			const cancelled = limiter.use(
 				async () =>
 					await new Promise((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(new Error('cancelled')))),
+				undefined,
+				notRun,
 			);
-			const next = limiter.use(async () => 'next');
+			const next = limiter.use(async () => 'next', undefined, notRun);
 			await settle();
 			expect(limiter.inUse).toBe(1);
 			cancel.abort();
 			await expect(cancelled).rejects.toThrow('cancelled');
 			expect(await next).toBe('next');
 			expect(limiter.inUse).toBe(0);
+		});
+
+		it('when cancelled while waiting for a slot: it leaves the queue without taking one', async () => {
+			const limiter = new ConcurrencyLimiter(1);
+			const started: string[] = [];
+			const holder = heldTask('holder', started);
+			const cancel = new AbortController();
+			const held = limiter.use(holder.task, undefined, notRun);
+			const queued = limiter.use(async () => started.push('queued'), cancel.signal, () => 'cancelled');
+			const after = limiter.use(async () => started.push('after'), undefined, notRun);
+			await settle();
+			cancel.abort();
+			expect(await queued).toBe('cancelled');
+			holder.end.resolve('done');
+			await Promise.all([held, after]);
+			expect(started).toEqual(['holder', 'after']);
+			expect(limiter.inUse).toBe(0);
+			expect(await limiter.use(async () => 'x', cancel.signal, () => 'cancelled')).toBe('cancelled');
 		});
 	});
 });

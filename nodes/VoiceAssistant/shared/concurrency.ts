@@ -7,10 +7,24 @@ export class ConcurrencyLimiter {
 	constructor(private readonly limit: number) {}
 
 	/**
+	 * Runs `work` holding a slot and gives the slot back however the work ends (result, error,
+	 * cancellation). When `signal` aborts while it waits for a slot, it leaves the queue without
+	 * taking one and resolves `cancelled()` instead.
+	 */
+	async use<T, C>(work: () => Promise<T>, signal: AbortSignal | undefined, cancelled: () => C): Promise<T | C> {
+		if (!(await this.acquire(signal))) return cancelled();
+		try {
+			return await work();
+		} finally {
+			this.release();
+		}
+	}
+
+	/**
 	 * Resolves true once a slot is taken, or false (taking none, leaving the queue) when `signal`
 	 * aborts first.
 	 */
-	async acquire(signal?: AbortSignal): Promise<boolean> {
+	private async acquire(signal?: AbortSignal): Promise<boolean> {
 		if (signal?.aborted) return false;
 		if (this.active < this.limit) {
 			this.active++;
@@ -31,7 +45,7 @@ export class ConcurrencyLimiter {
 	}
 
 	/** Hands the slot straight to the next waiter, so a late arrival cannot jump the queue. */
-	release(): void {
+	private release(): void {
 		const next = this.waiting.shift();
 		if (next) next();
 		else this.active--;

@@ -118,12 +118,8 @@ async function sendInSlot(
 	target: ApiTarget,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<Outcome> {
-	if (!(await state.limiter.acquire(state.signal))) return cancelled(context);
-	try {
-		return await sendWithRetries(context, state, target, requestData);
-	} finally {
-		state.limiter.release();
-	}
+	const attempts = async () => await sendWithRetries(context, state, target, requestData);
+	return await state.limiter.use(attempts, state.signal, () => cancelled(context));
 }
 
 /**
