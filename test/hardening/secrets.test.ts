@@ -334,11 +334,17 @@ describe('a key saved with spaces around it', () => {
 	});
 });
 
-describe('a key echoed URL-encoded', () => {
+describe('a key echoed encoded', () => {
 	const SPECIAL = 'sk/SENTINEL+b64=Zm9vYmFy&x?y';
-	const encoded = encodeURIComponent(SPECIAL);
+	const encodings = [
+		['URL-encoded', encodeURIComponent(SPECIAL)],
+		['base64', Buffer.from(SPECIAL).toString('base64')],
+	];
+	const cases = encodings.flatMap(([encoding, encoded]) =>
+		OPERATIONS.map((operation) => [operation.name, encoding, encoded, operation] as const),
+	);
 
-	it.each(OPERATIONS.map((operation) => [operation.name, operation]))('%s: never shows the encoded key', async (_name, operation) => {
+	it.each(cases)('%s: never shows the key %s', async (_name, _encoding, encoded, operation) => {
 		sim().failNext({ status: 400, body: { message: `key=${encoded} is not allowed` } });
 		const result = await run(sim(), KEY, { apiKey: SPECIAL, parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
 		const seen = JSON.stringify([result.error?.message, result.error?.description, result.outputs]);

@@ -7,6 +7,7 @@ import type {
 	JsonObject,
 } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { redact } from './redact';
 import { failureKindOf, type FailureKind } from './retry';
 
 /** What a failed HTTP attempt tells us, read off n8n's error without keeping the request (and its headers). */
@@ -217,12 +218,6 @@ export function originOf(url: unknown): string {
 	} catch {
 		return 'another address';
 	}
-}
-
-/** Replaces every occurrence of the secret in a text; a hostile service could echo it back. */
-export function redact(text: string | undefined, secret: string | undefined): string | undefined {
-	if (!text || !secret) return text;
-	return text.split(secret).join('[redacted]');
 }
 
 /**

@@ -11,6 +11,7 @@ import { waitUnlessCancelled } from './cancellation';
 import { CREDENTIAL_NAME } from './credential';
 import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { errorItem, failureBecomesItem } from './failures';
+import { outputItems } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
 import { runOf, type RunState } from './runState';
 import type { ApiTarget } from './transport';
@@ -29,18 +30,6 @@ function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, a
 		attempts,
 		timeoutMs: options.timeout,
 	};
-}
-
-/** Output items: always paired with their input item; updates also say which record they touched. */
-function shapeOutput(items: INodeExecutionData[], itemIndex: number, id: unknown): INodeExecutionData[] {
-	return items.map((item) => {
-		const json = item.json !== null && typeof item.json === 'object' && !Array.isArray(item.json) ? item.json : {};
-		return {
-			...item,
-			json: id === undefined ? json : { id: String(id), ...json },
-			pairedItem: { item: itemIndex },
-		};
-	});
 }
 
 /**
@@ -150,7 +139,7 @@ export async function sendRequest(
 	} else {
 		outcome = await sendInSlot(this, state, target, requestData);
 	}
-	if ('items' in outcome) return shapeOutput(outcome.items, itemIndex, id);
+	if ('items' in outcome) return outputItems(outcome.items, itemIndex, id, target.apiKey);
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
 	state.stop(outcome.error);
 	throw outcome.error;
