@@ -1,11 +1,5 @@
-import type {
-	IAuthenticateGeneric,
-	Icon,
-	ICredentialTestRequest,
-	ICredentialType,
-	INodeProperties,
-} from 'n8n-workflow';
-import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME } from '../nodes/VoiceAssistant/shared/credential';
+import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
+import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME, authenticateWithApiKey } from '../nodes/VoiceAssistant/shared/credential';
 import { ENDPOINTS } from '../nodes/VoiceAssistant/shared/spec';
 
 export class VoiceAssistantApi implements ICredentialType {
@@ -36,15 +30,20 @@ export class VoiceAssistantApi implements ICredentialType {
 			placeholder: 'https://api.example.com',
 			description:
 				'Address of the voice assistant service. A trailing slash or a trailing /api/v1 is fine.',
+			hint: 'Use https://. Plain http:// to another machine would send the API key unencrypted, so it is refused unless "Allow Unencrypted HTTP" is on.',
+		},
+		{
+			displayName: 'Allow Unencrypted HTTP',
+			name: 'allowUnencryptedHttp',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether to allow a plain http:// Base URL on another machine. The API key then crosses the network unencrypted: use it only on a network you trust.',
 		},
 	];
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { 'x-api-key': '={{$credentials.apiKey}}' },
-		},
-	};
+	/** Adds the key to every request made with the credential, or refuses one that would expose it. */
+	authenticate = authenticateWithApiKey;
 
 	test: ICredentialTestRequest = {
 		request: {

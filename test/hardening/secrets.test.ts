@@ -214,8 +214,14 @@ const FAILURES: FailurePath[] = [
 		sends: true,
 	},
 	{
-		name: 'a key pasted with a line break (no header can carry it)',
+		name: 'a key pasted with a line break at its end (trimmed: it authenticates)',
 		run: () => ({ apiKey: `${KEY}\n` }),
+		expected: () => undefined,
+		sends: true,
+	},
+	{
+		name: 'a key with a line break inside (no header can carry it)',
+		run: () => ({ apiKey: `${KEY.slice(0, 12)}\n${KEY.slice(12)}` }),
 		expected: fails(/api.?key/i),
 		sends: false,
 	},

@@ -87,7 +87,7 @@ class NodeTypes implements INodeTypes {
 	}
 }
 
-/** Resolves the credential's generic `authenticate` block the way n8n's credentials helper does. */
+/** Applies the credential's `authenticate` function the way n8n's credentials helper does. */
 class TestCredentialsHelper extends ICredentialsHelper {
 	constructor(private readonly data: ICredentialDataDecryptedObject) {
 		super();
@@ -101,17 +101,8 @@ class TestCredentialsHelper extends ICredentialsHelper {
 		credentials: ICredentialDataDecryptedObject,
 		_typeName: string,
 		requestOptions: IHttpRequestOptions,
-		workflow: Workflow,
-		node: INode,
 	): Promise<IHttpRequestOptions> {
-		const headers = credentialType.authenticate.properties.headers ?? {};
-		const resolved: IDataObject = {};
-		for (const [name, value] of Object.entries(headers)) {
-			resolved[name] = workflow.expression.getSimpleParameterValue(node, value as string, 'internal', {
-				$credentials: credentials,
-			}) as string;
-		}
-		return { ...requestOptions, headers: { ...requestOptions.headers, ...resolved } };
+		return await credentialType.authenticate(credentials, requestOptions);
 	}
 
 	async preAuthentication(): Promise<undefined> {

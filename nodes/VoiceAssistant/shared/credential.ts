@@ -1,3 +1,10 @@
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+
+/**
+ * The credential's rules, shared by the credential (which n8n applies to every request made
+ * with it) and the node. Kept free of heavy imports: the credential file loads it.
+ */
+
 export const CREDENTIAL_NAME = 'voiceAssistantApi';
 
 /**
@@ -7,3 +14,70 @@ export const CREDENTIAL_NAME = 'voiceAssistantApi';
  */
 export const API_BASE_URL_EXPRESSION =
 	'={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/i, "") }}';
+
+/** Same rule as API_BASE_URL_EXPRESSION, for code. */
+export function apiRoot(baseUrl: unknown): string {
+	return String(baseUrl ?? '')
+		.trim()
+		.replace(/\/+$/, '')
+		.replace(/\/api\/v1$/i, '');
+}
+
+/** Hosts that mean this machine: plain http:// to them never crosses a network. */
+const THIS_MACHINE: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+const ONLY_THE_ADDRESS = 'enter only the address, e.g. https://api.example.com';
+
+function plainHttpProblem(url: URL, allowUnencryptedHttp: boolean): string | undefined {
+	if (url.protocol !== 'http:' || allowUnencryptedHttp || THIS_MACHINE.has(url.hostname)) return undefined;
+	return '"Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential';
+}
+
+/** Why the credential's API root (see apiRoot) cannot be used, if it cannot. */
+export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): string | undefined {
+	let url: URL;
+	try {
+		url = new URL(root);
+	} catch {
+		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
+	}
+	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+		return '"Base URL" in the credential must start with http:// or https://';
+	}
+	if (url.username || url.password) {
+		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
+	}
+	// Every endpoint path is appended to the root: a query or a fragment would swallow it.
+	if (root.includes('?')) return `"Base URL" in the credential must not contain a query string (?…): ${ONLY_THE_ADDRESS}`;
+	if (root.includes('#')) return `"Base URL" in the credential must not contain a fragment (#…): ${ONLY_THE_ADDRESS}`;
+	return plainHttpProblem(url, allowUnencryptedHttp);
+}
+
+/** The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. */
+function requestUrl(options: IHttpRequestOptions): URL | undefined {
+	try {
+		return new URL(String(options.url ?? ''), options.baseURL || undefined);
+	} catch {
+		return undefined; // n8n's client refuses such a request itself
+	}
+}
+
+/**
+ * The credential's `authenticate`: n8n calls it for every request made with the credential (the
+ * node, the Assistant picker, the credential's Test button, an HTTP Request node using it). It
+ * adds the key, trimmed, or refuses the request when the key would be sent where it must not go.
+ */
+export async function authenticateWithApiKey(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): Promise<IHttpRequestOptions> {
+	const allowUnencryptedHttp = credentials.allowUnencryptedHttp === true;
+	const target = requestUrl(requestOptions);
+	const problem =
+		baseUrlProblem(apiRoot(credentials.baseUrl), allowUnencryptedHttp) ??
+		(target && plainHttpProblem(target, allowUnencryptedHttp));
+	// n8n shows this message, e.g. as the result of the credential's Test.
+	if (problem) throw new Error(problem);
+	const apiKey = String(credentials.apiKey ?? '').trim();
+	return { ...requestOptions, headers: { ...requestOptions.headers, 'x-api-key': apiKey } };
+}

@@ -7,33 +7,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { domainRefusal } from './allowedDomains';
-import { CREDENTIAL_NAME } from './credential';
+import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
 import { readHttpFailure, toUserError } from './errors';
-
-/** Same rule as API_BASE_URL_EXPRESSION (used by the credential test, which runs no node code). */
-export function apiRoot(baseUrl: unknown): string {
-	return String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api\/v1$/i, '');
-}
-
-/** Why the credential's Base URL cannot be used, if it cannot. */
-export function baseUrlProblem(root: string): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(root);
-	} catch {
-		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
-	}
-	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-		return '"Base URL" in the credential must start with http:// or https://';
-	}
-	if (url.username || url.password) {
-		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
-	}
-	return undefined;
-}
 
 export interface ApiTarget {
 	root: string;
@@ -55,7 +30,8 @@ export async function readApiTarget(
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : undefined;
 	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_NAME] ?? {};
 	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
-	return { root, apiKey, problem: baseUrlProblem(root), notAllowed: domainRefusal(root, data), credential };
+	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true);
+	return { root, apiKey, problem, notAllowed: domainRefusal(root, data), credential };
 }
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
