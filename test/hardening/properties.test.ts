@@ -58,8 +58,11 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 					const index = position % rows.length;
 					const items = rows.map((row, i) => ({ json: i === index ? breakRow(row.json, field, defect) : row.json }));
 					const { error, outputs } = await run(sim(), API_KEY, { parameters: spec.parameters, items });
-					expect(error?.message).toBe(expectedMessage(field, defect, index));
-					expect(error?.description).toMatch(/^Nothing was sent for this item\. Problems found:\n- /);
+					// n8n reports item 0: the bad item's own error, or item 0's saying which item failed first.
+					const problem = expectedMessage(field, defect, index);
+					expect(error?.message).toBe(index === 0 ? problem : `Not sent: item ${index} failed first: ${problem}`);
+					expect(error?.context?.itemIndex).toBe(0);
+					expect(error?.description).toMatch(/^Nothing was sent for this item(\. Problems found:|: item \d+ failed first)/);
 					expect(outputs).toEqual([]);
 					expect(sim().requests).toHaveLength(0);
 				},

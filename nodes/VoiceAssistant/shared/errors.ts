@@ -244,3 +244,21 @@ export function toUserError(
 		itemIndex,
 	});
 }
+
+/**
+ * The error of an item not sent because another item failed first (the node does not continue
+ * on fail). Its own error, naming the item that failed: n8n reports the first item in input order
+ * that did not succeed, and sets that error's item index to it.
+ */
+export function notSentError(
+	node: INode,
+	itemIndex: number,
+	failedItem: number,
+	failure: NodeApiError | NodeOperationError,
+): NodeOperationError {
+	const why = `Nothing was sent for this item: item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
+	return new NodeOperationError(node, `Not sent: item ${failedItem} failed first: ${failure.message}`, {
+		itemIndex,
+		description: failure.description ? `${why}\n${failure.description}` : why,
+	});
+}

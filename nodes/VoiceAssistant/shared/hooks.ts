@@ -72,7 +72,7 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 			state.invalidItems.set(itemIndex, error);
 			return options;
 		}
-		state.stop(error);
+		state.stop(error, itemIndex);
 		throw error;
 	};
 }

@@ -19,6 +19,9 @@ export class RunState {
 	/** Set when an item failed and the node does not continue on fail: nothing more is sent. */
 	stopError: NodeApiError | NodeOperationError | undefined;
 
+	/** The item whose failure set stopError. */
+	stoppedBy = 0;
+
 	/** Items whose input was invalid while the node continues on fail: answered without a request. */
 	readonly invalidItems = new Map<number, NodeOperationError>();
 
@@ -33,8 +36,10 @@ export class RunState {
 	}
 
 	/** Called when an item failed and the node does not continue on fail: items not yet sent will not be. */
-	stop(error: NodeApiError | NodeOperationError): void {
-		this.stopError ??= error;
+	stop(error: NodeApiError | NodeOperationError, itemIndex: number): void {
+		if (this.stopError) return;
+		this.stopError = error;
+		this.stoppedBy = itemIndex;
 	}
 
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */

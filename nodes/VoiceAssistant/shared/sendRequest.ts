@@ -9,7 +9,7 @@ import type {
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { waitUnlessCancelled } from './cancellation';
 import { CREDENTIAL_NAME } from './credential';
-import { originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
+import { notSentError, originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
 import { errorItem, failureBecomesItem } from './failures';
 import { outputItems } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
@@ -70,6 +70,12 @@ function cancelled(context: IExecutePaginationFunctions): Outcome {
 	return { error };
 }
 
+/** An item that is not sent because the run stopped: its own error, naming the item that failed. */
+function notSent(context: IExecutePaginationFunctions, state: RunState): Outcome {
+	const failure = state.stopError as NodeApiError | NodeOperationError;
+	return { error: notSentError(context.getNode(), context.getItemIndex(), state.stoppedBy, failure) };
+}
+
 async function sendWithRetries(
 	context: IExecutePaginationFunctions,
 	state: RunState,
@@ -79,7 +85,7 @@ async function sendWithRetries(
 	const method = String(requestData.options.method ?? 'GET').toUpperCase();
 	let waitedMs = 0;
 	for (let attempt = 0; ; attempt++) {
-		if (state.stopError) return { error: state.stopError };
+		if (state.stopError) return notSent(context, state);
 		if (state.signal?.aborted) return cancelled(context);
 		try {
 			return { items: await send(context, target, requestData) };
@@ -131,7 +137,7 @@ export async function sendRequest(
 	requestData.options.baseURL = target.root;
 	let outcome: Outcome;
 	if (state.stopError) {
-		outcome = { error: state.stopError };
+		outcome = notSent(this, state);
 	} else if (target.problem) {
 		outcome = { error: invalidInputError(this.getNode(), [target.problem], itemIndex) };
 	} else if (target.notAllowed) {
@@ -141,6 +147,6 @@ export async function sendRequest(
 	}
 	if ('items' in outcome) return outputItems(outcome.items, itemIndex, id, target.apiKey);
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
-	state.stop(outcome.error);
+	state.stop(outcome.error, itemIndex);
 	throw outcome.error;
 }
