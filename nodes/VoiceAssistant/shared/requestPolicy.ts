@@ -6,24 +6,39 @@ export interface RequestPolicy {
 	maxRetries: number;
 	/** Upper bound on the time one item spends sleeping between its attempts. */
 	maxRetryWaitMs: number;
+	/** Set when an option is not a number: nothing may be sent then. */
+	problem?: string;
 }
 
-function positiveInteger(value: unknown, fallback: number): number {
-	const number = Number(value);
-	return Number.isFinite(number) && number >= 1 ? Math.floor(number) : fallback;
+type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
+
+/**
+ * A whole number within the range the UI shows for the option (values from expressions are not
+ * held to it by n8n): empty means not set, numeric text is its number, anything else is refused.
+ */
+function readWholeNumber(options: IDataObject, name: NumericOption): { value?: number; problem?: string } {
+	const given = options[name];
+	if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '')) return {};
+	const number = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
+	const option = optionNamed(name);
+	if (!Number.isFinite(number)) return { problem: `"${option.displayName}" (Options) must be a number` };
+	const { minValue = -Infinity, maxValue = Infinity } = option.typeOptions ?? {};
+	return { value: Math.min(maxValue, Math.max(minValue, Math.floor(number))) };
 }
 
 export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const defaults = DEFAULT_REQUEST_POLICY;
-	return {
-		maxConcurrency: positiveInteger(options.maxConcurrency, defaults.maxConcurrency),
+	const concurrency = readWholeNumber(options, 'maxConcurrency');
+	const retries = readWholeNumber(options, 'maxRetries');
+	const waitSeconds = readWholeNumber(options, 'maxRetryWaitSeconds');
+	const policy: RequestPolicy = {
+		maxConcurrency: concurrency.value ?? defaults.maxConcurrency,
 		retry: options.retryOnFailure === undefined ? defaults.retry : options.retryOnFailure !== false,
-		maxRetries: Number.isFinite(Number(options.maxRetries))
-			? Math.max(0, Math.floor(Number(options.maxRetries)))
-			: defaults.maxRetries,
-		maxRetryWaitMs:
-			positiveInteger(options.maxRetryWaitSeconds, defaults.maxRetryWaitMs / 1000) * 1000,
+		maxRetries: retries.value ?? defaults.maxRetries,
+		maxRetryWaitMs: waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
 	};
+	const problem = concurrency.problem ?? retries.problem ?? waitSeconds.problem;
+	return problem ? { ...policy, problem } : policy;
 }
 
 /** The "Options" collection every operation shows: how requests are sent, not what they carry. */
@@ -71,15 +86,14 @@ export const requestPolicyOptions: INodeProperties = {
 	],
 };
 
-function defaultOf(name: string): unknown {
-	const option = requestPolicyOptions.options?.find((candidate) => candidate.name === name);
-	return (option as INodeProperties | undefined)?.default;
+function optionNamed(name: string): INodeProperties {
+	return requestPolicyOptions.options?.find((candidate) => candidate.name === name) as INodeProperties;
 }
 
 /** The defaults shown in the UI are the ones applied when an option is not set. */
 export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
-	maxConcurrency: defaultOf('maxConcurrency') as number,
-	retry: defaultOf('retryOnFailure') as boolean,
-	maxRetries: defaultOf('maxRetries') as number,
-	maxRetryWaitMs: (defaultOf('maxRetryWaitSeconds') as number) * 1000,
+	maxConcurrency: optionNamed('maxConcurrency').default as number,
+	retry: optionNamed('retryOnFailure').default as boolean,
+	maxRetries: optionNamed('maxRetries').default as number,
+	maxRetryWaitMs: (optionNamed('maxRetryWaitSeconds').default as number) * 1000,
 };

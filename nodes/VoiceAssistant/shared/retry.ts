@@ -69,6 +69,9 @@ export function parseRetryAfter(header: unknown, now: number): number | undefine
 	return Math.max(0, date - now);
 }
 
+/** The shortest wait between two attempts of an item, whatever Retry-After or the backoff say. */
+export const MIN_RETRY_DELAY_MS = 250;
+
 const BASE_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
@@ -98,7 +101,8 @@ export function decideRetry(
 ): RetryDecision {
 	const no = { retry: false, delayMs: 0 };
 	if (!policy.retry || attempt >= policy.maxRetries || !isRetryable(method, kind)) return no;
-	const delayMs = retryAfterMs ?? backoffDelay(attempt, random);
+	// A floor: `Retry-After: 0` (or a backoff drawn as 0) must not become a burst of back-to-back requests.
+	const delayMs = Math.max(MIN_RETRY_DELAY_MS, retryAfterMs ?? backoffDelay(attempt, random));
 	if (waitedMs + delayMs > policy.maxRetryWaitMs) return no;
 	return { retry: true, delayMs };
 }

@@ -135,11 +135,12 @@ export async function sendRequest(
 
 	const target = await state.apiTarget(this);
 	requestData.options.baseURL = target.root;
+	const problem = target.problem ?? state.policy.problem;
 	let outcome: Outcome;
 	if (state.stopError) {
 		outcome = notSent(this, state);
-	} else if (target.problem) {
-		outcome = { error: invalidInputError(this.getNode(), [target.problem], itemIndex) };
+	} else if (problem) {
+		outcome = { error: invalidInputError(this.getNode(), [problem], itemIndex) };
 	} else if (target.notAllowed) {
 		outcome = { error: new NodeOperationError(this.getNode(), target.notAllowed, { itemIndex }) };
 	} else {
