@@ -59,8 +59,6 @@ const OPERATIONS = {
 };
 type Operation = keyof typeof OPERATIONS;
 
-const EMAIL_RULE = 'must be an email address such as name@example.com';
-
 describe.each([
 	// operation, field, what the agent gave, what is sent
 	['Playground Call', 'phone_number', '+14155550100, +14155550101', ['+14155550100', '+14155550101']],
@@ -76,7 +74,11 @@ describe.each([
 	['Segment Contact', 'phone', 14155550123, '14155550123'],
 	['Segment Contact', 'description', 123, '123'],
 	['Segment Contact', 'email', '', undefined],
+	['Segment Contact', 'email', '  ', undefined],
+	['Segment Contact', 'description', ' \t', undefined],
 	['Segment Contact', 'job_title', '', undefined],
+	['Playground Call', 'email', 'Ada Lovelace <ada@example.com>', 'Ada Lovelace <ada@example.com>'],
+	['Knowledge Base', 'data', '[]', []],
 	['Knowledge Base', 'id', 123, '123'],
 	['Knowledge Base', 'data', '[{"question": "Open on Sundays?", "answer": "No."}]', [{ question: 'Open on Sundays?', answer: 'No.' }]],
 	['Knowledge Base', 'data', [{ question: 'Q', answer: 'A', row_number: 2, source: 'sheet' }], [{ question: 'Q', answer: 'A' }]],
@@ -108,21 +110,17 @@ describe.each([
 	['Playground Call', 'phone_number', { mobile: '+14155550100' }, '"phone_number" (Phone Numbers) must be a list of phone numbers'],
 	['Playground Call', 'phone_number', ['+14155550100', null], '"phone_number[1]" (Phone Numbers) is required'],
 	['Playground Call', 'phone_number', [true], '"phone_number[0]" (Phone Numbers) must be text'],
-	['Playground Call', 'email', 'Ada Lovelace <ada@example.com>', `"email" (Email) ${EMAIL_RULE}`],
-	['Playground Call', 'email', 'ada.example.com', `"email" (Email) ${EMAIL_RULE}`],
 	['Playground Call', 'first_name', true, '"first_name" (First Name) must be text'],
 	['Playground Call', 'first_name', ['Ada'], '"first_name" (First Name) must be text'],
 	['Playground Call', 'dialer_id', undefined, '"dialer_id" (Dialer ID) is required'],
 	['Segment Contact', 'id', true, '"Contact ID" must be text'],
 	['Segment Contact', 'id', '   ', '"Contact ID" must not be empty'],
 	['Segment Contact', 'job_title', ['CTO'], '"job_title" (Job Title) must be text'],
-	['Segment Contact', 'email', 'grace', `"email" (Email) ${EMAIL_RULE}`],
 	['Knowledge Base', 'title', 2024, '"title" (Title) must be text'],
 	['Knowledge Base', 'language', 'English', '"language" (Language) must be one of: en'],
 	['Knowledge Base', 'language', 'EN', '"language" (Language) must be one of: en'],
 	['Knowledge Base', 'data', { question: 'Q', answer: 'A' }, '"data" (Questions and Answers) must be a list of question/answer pairs'],
 	['Knowledge Base', 'data', [{ question: 'Q', answer: 42 }], '"data[0].answer" (Questions and Answers) must be text'],
-	['Knowledge Base', 'data', '[]', '"data" (Questions and Answers) must hold at least one question/answer pair'],
 ] as Array<[Operation, string, unknown, string]>)('%s: %s = %j', (operation, field, given, problem) => {
 	it('is refused before anything is sent', async () => {
 		const { parameters, args } = OPERATIONS[operation];

@@ -12,16 +12,13 @@ import {
 	segmentContactSchema,
 } from '../../nodes/VoiceAssistant/shared/spec';
 import {
-	OPTIONAL_CONTACT_TEXT,
 	RULES,
 	coercibleText,
 	email,
-	emailDefect,
 	idDefect,
 	knowledgeBaseLanguage,
 	languageDefect,
 	optional,
-	optionalEmailDefect,
 	optionalTextDefect,
 	pairs,
 	pairsJsonDefect,
@@ -115,7 +112,7 @@ const playgroundCall: OperationSpec = {
 	fields: [
 		{ key: 'first_name', label: 'First Name', defect: textDefect(true) },
 		{ key: 'last_name', label: 'Last Name', defect: textDefect(true) },
-		{ key: 'email', label: 'Email', defect: emailDefect },
+		{ key: 'email', label: 'Email', defect: textDefect(true) },
 		{ key: 'phone_number', label: 'Phone Numbers', defect: phoneNumbersDefect },
 		{ key: 'assistant_id', label: 'Assistant', defect: textDefect(true) },
 		{ key: 'dialer_id', label: 'Dialer ID', defect: textDefect(true) },
@@ -197,10 +194,10 @@ export const SEGMENT_CONTACT_FIELDS: Fields = {
 	last_name: coercibleText,
 	phone: coercibleText,
 	email: optional(asGiven(email)),
-	description: optional(OPTIONAL_CONTACT_TEXT),
-	job_title: optional(OPTIONAL_CONTACT_TEXT),
-	lifecycle_stage: optional(OPTIONAL_CONTACT_TEXT),
-	lead_status: optional(OPTIONAL_CONTACT_TEXT),
+	description: optional(coercibleText),
+	job_title: optional(coercibleText),
+	lifecycle_stage: optional(coercibleText),
+	lead_status: optional(coercibleText),
 };
 
 const contactId: fc.Arbitrary<Given> = fc.oneof(
@@ -225,7 +222,7 @@ const segmentContact: OperationSpec = {
 		{ key: 'first_name', label: 'First Name', defect: textDefect(true) },
 		{ key: 'last_name', label: 'Last Name', defect: textDefect(true) },
 		{ key: 'phone', label: 'Phone', defect: textDefect(true) },
-		{ key: 'email', label: 'Email', defect: optionalEmailDefect },
+		{ key: 'email', label: 'Email', defect: optionalTextDefect },
 		{ key: 'description', label: 'Description', defect: optionalTextDefect },
 		{ key: 'job_title', label: 'Job Title', defect: optionalTextDefect },
 		{ key: 'lifecycle_stage', label: 'Lifecycle Stage', defect: optionalTextDefect },

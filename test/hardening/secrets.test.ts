@@ -88,8 +88,8 @@ interface Operation {
 
 const OPERATIONS: Operation[] = [
 	{ name: 'Get Many', parameters: getManyParameters },
-	{ name: 'Start call', parameters: playgroundCallParameters, invalid: { email: 'not-an-address' } },
-	{ name: 'Create KB', parameters: knowledgeBaseListParameters, invalid: { questionsAndAnswers: {} } },
+	{ name: 'Start call', parameters: playgroundCallParameters, invalid: { dialerId: '={{ "" }}' } },
+	{ name: 'Create KB', parameters: knowledgeBaseListParameters, invalid: { language: '={{ "de" }}' } },
 	{
 		name: 'Update KB',
 		parameters: { ...knowledgeBaseListParameters, operation: 'update', knowledgeBaseId: SEEDED_KNOWLEDGE_BASE_IDS.solarFaq },

@@ -20,12 +20,15 @@ export function textFields(body: IDataObject, fields: readonly string[]): IDataO
 	return result;
 }
 
-/** Optional fields left empty are not sent, so an empty CRM cell never blanks a stored value. */
+/** An optional value that is not set: missing, null (an empty CRM cell), empty or only whitespace. */
+export function isUnset(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+}
+
+/** Optional fields left unset are not sent, so an empty CRM cell never blanks a stored value. */
 export function withoutEmpty(body: IDataObject, fields: readonly string[]): IDataObject {
 	const result: IDataObject = { ...body };
-	for (const field of fields) {
-		if (result[field] === '' || result[field] === null || result[field] === undefined) delete result[field];
-	}
+	for (const field of fields) if (isUnset(result[field])) delete result[field];
 	return result;
 }
 

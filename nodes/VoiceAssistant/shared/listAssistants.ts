@@ -5,6 +5,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { isUnset } from './coerce';
 import { isHtml } from './errors';
 import {
 	ASSISTANT_ID_FIELDS,
@@ -28,12 +29,16 @@ export function assistantList(body: unknown): IDataObject[] | undefined {
 	return body.filter((entry) => entry && typeof entry === 'object' && !Array.isArray(entry)) as IDataObject[];
 }
 
+/** Said on a simplified assistant without an id, which Simplify would otherwise hide. */
+const NO_ID_NOTICE = `No id: the service sent none of the fields ${ASSISTANT_ID_FIELDS.join(', ')} for this assistant. Turn off Simplify to see every field it sent.`;
+
 function simplify(assistant: IDataObject): IDataObject {
 	const id = assistantId(assistant);
 	const result: IDataObject = id === undefined ? {} : { id };
 	for (const field of SIMPLIFIED_ASSISTANT_FIELDS) {
 		if (assistant[field] !== undefined) result[field] = assistant[field];
 	}
+	if (id === undefined) result.notice = NO_ID_NOTICE;
 	return result;
 }
 
@@ -75,11 +80,11 @@ function readListOptions(context: IExecuteSingleFunctions): { options: ListOptio
 	}
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options: ListOptions = { returnAll: returnAll ?? false, limit, simplify: simplifyOutput ?? true };
-	if (filters.type !== undefined && filters.type !== '') {
+	if (!isUnset(filters.type)) {
 		options.type = oneOf(filters.type, ASSISTANT_TYPES);
 		if (!options.type) problems.push(`"Filters → Type" must be one of: ${ASSISTANT_TYPES.join(', ')}`);
 	}
-	if (filters.language !== undefined && filters.language !== '') {
+	if (!isUnset(filters.language)) {
 		options.language = oneOf(filters.language, ASSISTANT_LANGUAGES, LANGUAGE_NAMES);
 		if (!options.language) problems.push(`"Filters → Language" must be one of: ${ASSISTANT_LANGUAGES.join(', ')}`);
 	}

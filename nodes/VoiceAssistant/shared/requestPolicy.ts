@@ -1,4 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import { isUnset } from './coerce';
 
 export interface RequestPolicy {
 	maxConcurrency: number;
@@ -18,7 +19,7 @@ type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
  */
 function readWholeNumber(options: IDataObject, name: NumericOption): { value?: number; problem?: string } {
 	const given = options[name];
-	if (given === undefined || given === null || (typeof given === 'string' && given.trim() === '')) return {};
+	if (isUnset(given)) return {};
 	const number = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
 	const option = optionNamed(name);
 	if (!Number.isFinite(number)) return { problem: `"${option.displayName}" (Options) must be a number` };
