@@ -87,8 +87,8 @@ describe('Assistant → Get Many', () => {
 
 	it('keeps an assistant whose identifier has none of the known names, saying so, when simplifying', async () => {
 		const [maya, lukas] = sim().data.assistants;
-		const { _id: _unknownName, ...withoutId } = lukas;
-		sim().failNext({ status: 200, body: [maya, { ...withoutId, uuid: 'as-77' }] });
+		const renamed = Object.fromEntries(Object.entries(lukas).map(([key, value]) => [key === '_id' ? 'uuid' : key, value]));
+		sim().failNext({ status: 200, body: [maya, renamed] });
 		const { outputs, error } = await runNode({
 			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
 			credentials: credentials(),
