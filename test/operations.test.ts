@@ -27,6 +27,7 @@ describe('Assistant → Get Many', () => {
 		const request = onlyRequest();
 		expect(request).toMatchObject({ method: 'GET', path: '/api/v1/user/listAssistant', query: {}, rawBody: '' });
 		expect(request.headers['x-api-key']).toBe(API_KEY);
+		expect(request.headers.accept).toBe('application/json');
 		expect(request.headers['content-type']).toBeUndefined();
 		expect(outputs[0]).toHaveLength(sim().data.assistants.length);
 		expect(outputs[0][0]).toEqual({
@@ -145,6 +146,7 @@ describe('Playground Call → Start', () => {
 		expect(request).toMatchObject({ method: 'POST', path: '/api/v1/playground/call', query: {}, status: 200 });
 		expect(request.headers['x-api-key']).toBe(API_KEY);
 		expect(request.headers['content-type']).toBe('application/json');
+		expect(request.headers.accept).toBe('application/json');
 		expect(JSON.parse(request.rawBody)).toEqual(expectedBody);
 		expect(outputs[0]).toEqual([{ json: expectedBody, pairedItem: { item: 0 } }]);
 	});
