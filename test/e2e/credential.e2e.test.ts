@@ -138,6 +138,20 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 		expect(result).toEqual({ status: 'Error', message: messages[404] });
 	});
 
+	test('plain http:// to another machine, or a Base URL with a query string: refused with the rule, nothing sent', async () => {
+		const elsewhere = sim().url.replace('//127.0.0.1:', '//127.0.0.2:');
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: elsewhere })).toEqual({
+			status: 'Error',
+			message:
+				'"Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential',
+		});
+		expect(await testCredential({ apiKey: API_KEY, baseUrl: `${sim().url}?tenant=a` })).toEqual({
+			status: 'Error',
+			message: '"Base URL" in the credential must not contain a query string (?…): enter only the address, e.g. https://api.example.com',
+		});
+		expect(await sim().requests()).toEqual([]);
+	});
+
 	test('no message ever holds the key', async () => {
 		const results = [
 			await testCredential({ apiKey: `${API_KEY}-wrong`, baseUrl: sim().url }),

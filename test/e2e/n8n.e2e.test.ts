@@ -410,8 +410,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const { code, run } = await execute('vaE2eInvalid');
 		expect(code).not.toBe(0);
 		expect(run.data.resultData.lastNodeExecuted).toBe('Update');
-		// Names the field (as the spec and the node UI call it) and the item.
-		expect(run.data.resultData.error?.message).toMatch(/^Invalid input: "phone" \(Phone\) (is required|must not be empty) \[item 1\]$/);
+		// Names the field (as the spec and the node UI call it) and the item; n8n reports item 0, not sent.
+		expect(run.data.resultData.error?.message).toMatch(
+			/^Not sent: item 1 failed first: Invalid input: "phone" \(Phone\) (is required|must not be empty) \[item 1\]$/,
+		);
 		expect(await requests()).toEqual([]);
 		expect((await sim().ledger()).applied).toEqual([]);
 	});
@@ -616,5 +618,63 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		} finally {
 			await n8n.stop();
 		}
+	});
+
+	describe('refusals and per-item stop errors', () => {
+		const plainHttpCredential = { id: 'vaPlainHttpCred1', name: 'Voice Assistant (plain http elsewhere)' };
+		const ownWorkflows = [
+			workflow('vaE2ePlainHttp', 'e2e: plain http to another machine', [
+				manualTrigger(),
+				voiceAssistant('List', { resource: 'assistant', operation: 'getAll' }, {
+					credentials: { voiceAssistantApi: plainHttpCredential },
+				}),
+			]),
+			workflow('vaE2eStopErrors', 'e2e: items not sent after a failure', [
+				manualTrigger(),
+				itemsNode('Contacts', ['c-0', 'c-1', 'c-2'].map((id) => ({ id, first_name: 'Ada', last_name: 'Lovelace', phone: '+1' }))),
+				voiceAssistant('Update', { ...contactParameters, options: { maxConcurrency: 2 } }),
+			]),
+		];
+
+		beforeAll(async () => {
+			const importDir = path.join(userFolder, 'import-refusals');
+			fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
+			const credentialFile = path.join(importDir, 'credentials.json');
+			// 127.0.0.2 is not localhost, 127.0.0.1 or [::1]: for the credential, another machine.
+			const elsewhere = sim().url.replace('//127.0.0.1:', '//127.0.0.2:');
+			fs.writeFileSync(
+				credentialFile,
+				JSON.stringify([{ ...plainHttpCredential, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: elsewhere } }]),
+			);
+			for (const wf of ownWorkflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+			await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
+			await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
+		});
+
+		test('plain http:// to another machine is refused before the key is sent', async () => {
+			const { code, run } = await execute('vaE2ePlainHttp');
+			expect(code).not.toBe(0);
+			expect(run.data.resultData.error?.message).toBe(
+				'Invalid input: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential [item 0]',
+			);
+			expect(await requests()).toEqual([]);
+		});
+
+		test('items not sent after a failure get their own error; the run names the item that failed', async () => {
+			// Item 0 waits out a Retry-After holding its slot while item 1 is refused.
+			await sim().failNext({ status: 503, headers: { 'retry-after': '1' }, method: 'PUT', path: CONTACT_PATH, id: 'c-0' });
+			await sim().failNext({ status: 400, body: { message: 'segment is locked' }, method: 'PUT', path: CONTACT_PATH, id: 'c-1' });
+			const { code, run } = await execute('vaE2eStopErrors');
+			expect(code).not.toBe(0);
+			expect(run.data.resultData.error?.message).toBe(
+				'Not sent: item 1 failed first: The service rejected the request (HTTP 400): segment is locked',
+			);
+			const received = await requests();
+			expect(received.map((request) => [request.query.id, request.status])).toEqual([
+				['c-0', 503],
+				['c-1', 400],
+			]);
+			expect((await sim().ledger()).applied).toEqual([]);
+		});
 	});
 });
