@@ -27,6 +27,7 @@ import {
 	workflow,
 	type Workflow,
 	simulatorCredential,
+	importIntoN8n,
 	useImportedN8n,
 	useSimulatorProcess,
 } from './helpers';
@@ -637,18 +638,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		];
 
 		beforeAll(async () => {
-			const importDir = path.join(userFolder, 'import-refusals');
-			fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
-			const credentialFile = path.join(importDir, 'credentials.json');
 			// 127.0.0.2 is not localhost, 127.0.0.1 or [::1]: for the credential, another machine.
 			const elsewhere = sim().url.replace('//127.0.0.1:', '//127.0.0.2:');
-			fs.writeFileSync(
-				credentialFile,
-				JSON.stringify([{ ...plainHttpCredential, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: elsewhere } }]),
-			);
-			for (const wf of ownWorkflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-			await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-			await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
+			const credential = { ...simulatorCredential(elsewhere), ...plainHttpCredential };
+			await importIntoN8n(bin, installed.userFolder(), [credential], ownWorkflows);
 		});
 
 		test('plain http:// to another machine is refused before the key is sent', async () => {

@@ -116,7 +116,7 @@ async function sendInSlot(
 	const attempts = async () => {
 		const outcome = await sendWithRetries(context, state, target, requestData);
 		// Recorded while the slot is still held: the next item in the queue must see it.
-		if ('error' in outcome && !context.continueOnFail()) state.stop(outcome.error, context.getItemIndex());
+		if ('error' in outcome && !failureBecomesItem(context)) state.stop(outcome.error, context.getItemIndex());
 		return outcome;
 	};
 	return await state.limiter.use(attempts, state.signal, () => cancelled(context));
