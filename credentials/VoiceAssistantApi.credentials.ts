@@ -1,6 +1,6 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME, authenticateWithApiKey } from '../nodes/VoiceAssistant/shared/credential';
-import { ENDPOINTS } from '../nodes/VoiceAssistant/shared/spec';
+import { ENDPOINTS } from '../nodes/VoiceAssistant/shared/spec/endpoints';
 
 export class VoiceAssistantApi implements ICredentialType {
 	name = CREDENTIAL_NAME;

@@ -1,5 +1,5 @@
 /** The cancellable wait on both kinds of n8n-workflow: with sleepWithAbort (1.x, 2.8) and without (2.41). */
-type Wait = typeof import('../nodes/VoiceAssistant/shared/cancellation').waitUnlessCancelled;
+type Wait = typeof import('../nodes/VoiceAssistant/shared/request/cancellation').waitUnlessCancelled;
 
 function loadWait(withSleepWithAbort: boolean): Wait {
 	let wait: Wait | undefined;
@@ -8,7 +8,7 @@ function loadWait(withSleepWithAbort: boolean): Wait {
 			jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined }));
 		}
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module per mock
-		wait = (require('../nodes/VoiceAssistant/shared/cancellation') as { waitUnlessCancelled: Wait }).waitUnlessCancelled;
+		wait = (require('../nodes/VoiceAssistant/shared/request/cancellation') as { waitUnlessCancelled: Wait }).waitUnlessCancelled;
 	});
 	jest.dontMock('n8n-workflow');
 	return wait as Wait;

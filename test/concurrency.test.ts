@@ -4,7 +4,7 @@
  * Request Options → Batching on (items then start one by one while earlier ones finish).
  */
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
-import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/concurrency';
+import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';

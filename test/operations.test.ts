@@ -7,7 +7,7 @@ import {
 	playgroundCallParameters,
 	segmentContactParameters,
 } from './helpers/fixtures';
-import { assistantSchema } from '../nodes/VoiceAssistant/shared/spec';
+import { assistantSchema } from './helpers/assistantSchema';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });

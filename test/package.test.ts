@@ -92,9 +92,9 @@ describe('a package without a build', () => {
 	test('is refused by prepack when a source changed after the build', () => {
 		const clone = cloneWithoutBuild('clone-stale', ['nodes', 'credentials', 'dist']);
 		expect(distProblems(clone)).toEqual([]);
-		const source = path.join(clone, 'nodes/VoiceAssistant/shared/spec.ts');
+		const source = path.join(clone, 'nodes/VoiceAssistant/shared/spec/schemas.ts');
 		const later = new Date(Date.now() + 60_000);
 		fs.utimesSync(source, later, later);
-		expect(distProblems(clone)).toEqual(['dist/nodes/VoiceAssistant/shared/spec.js is older than nodes/VoiceAssistant/shared/spec.ts']);
+		expect(distProblems(clone)).toEqual(['dist/nodes/VoiceAssistant/shared/spec/schemas.js is older than nodes/VoiceAssistant/shared/spec/schemas.ts']);
 	});
 });

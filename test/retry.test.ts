@@ -6,8 +6,8 @@ import {
 	isRetryable,
 	parseRetryAfter,
 	type FailureKind,
-} from '../nodes/VoiceAssistant/shared/retry';
-import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
+} from '../nodes/VoiceAssistant/shared/request/retry';
+import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/request/requestPolicy';
 
 describe('Retry-After', () => {
 	const now = Date.parse('2026-11-25T12:00:00Z');

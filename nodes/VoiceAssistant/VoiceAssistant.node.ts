@@ -5,8 +5,7 @@ import { knowledgeBaseDescription } from './resources/knowledgeBase';
 import { playgroundCallDescription } from './resources/playgroundCall';
 import { segmentContactDescription } from './resources/segmentContact';
 import { CREDENTIAL_NAME } from './shared/credential';
-import { requestPolicyOptions } from './shared/requestPolicy';
-import { sendRequest } from './shared/sendRequest';
+import { requestPolicyOptions } from './shared/request/requestPolicy';
 
 export class VoiceAssistant implements INodeType {
 	description: INodeTypeDescription = {
@@ -23,7 +22,7 @@ export class VoiceAssistant implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
-		// The base URL is set per run from the credential, in sendRequest.
+		// The base URL is set per run from the credential, in sendItem.
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
 			json: true,
@@ -32,8 +31,6 @@ export class VoiceAssistant implements INodeType {
 			// n8n's client would forward x-api-key to whatever host a redirect names.
 			disableFollowRedirect: true,
 		},
-		// Every operation sets `paginate`, so n8n hands each item's request to sendRequest.
-		requestOperations: { pagination: sendRequest },
 		properties: [
 			{
 				displayName: 'Resource',

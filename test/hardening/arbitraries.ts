@@ -7,7 +7,7 @@ import {
 	ASSISTANT_LANGUAGES,
 	KNOWLEDGE_BASE_LANGUAGES,
 	SEGMENT_CONTACT_OPTIONAL_FIELDS,
-} from '../../nodes/VoiceAssistant/shared/spec';
+} from '../../nodes/VoiceAssistant/shared/spec/values';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 
 /** A value an item carries for a field, and what the service must receive for it. */

@@ -4,7 +4,7 @@
  * a correct result, never a crash or a hang.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES } from '../../nodes/VoiceAssistant/shared/spec';
+import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES } from '../../nodes/VoiceAssistant/shared/spec/values';
 import { SEEDED_KNOWLEDGE_BASE_IDS, createSimulator, defaultAssistants, type Simulator } from '../simulator';
 import { knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from '../helpers/fixtures';
 import { getManyParameters, run, useSimulator, type Run } from './support';

@@ -5,12 +5,8 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import {
-	KNOWLEDGE_BASE_LANGUAGES,
-	knowledgeBaseSchema,
-	playgroundCallSchema,
-	segmentContactSchema,
-} from '../../nodes/VoiceAssistant/shared/spec';
+import { knowledgeBaseSchema, playgroundCallSchema, segmentContactSchema } from '../../nodes/VoiceAssistant/shared/spec/schemas';
+import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec/values';
 import {
 	RULES,
 	coercibleText,

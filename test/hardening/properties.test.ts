@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { SEGMENT_CONTACT_OPTIONAL_FIELDS } from '../../nodes/VoiceAssistant/shared/spec';
+import { SEGMENT_CONTACT_OPTIONAL_FIELDS } from '../../nodes/VoiceAssistant/shared/spec/values';
 import {
 	BODY_OPERATIONS,
 	KNOWLEDGE_BASE_FIELDS,

@@ -1,6 +1,6 @@
 /** Valid node parameters per operation, built from the spec module's constants. */
 import type { INodeParameters } from 'n8n-workflow';
-import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec';
+import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec/values';
 
 export const API_KEY = 'test-key-0f3c9a';
 

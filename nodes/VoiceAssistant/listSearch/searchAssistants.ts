@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
-import { assistantId, assistantList } from '../shared/listAssistants';
+import { assistantId, assistantList } from '../shared/assistants';
 import { apiRequest } from '../shared/transport';
-import { ENDPOINTS } from '../shared/spec';
+import { ENDPOINTS } from '../shared/spec/endpoints';
 
 function label(assistant: IDataObject): string {
 	const name = typeof assistant.name === 'string' && assistant.name ? assistant.name : 'Unnamed assistant';

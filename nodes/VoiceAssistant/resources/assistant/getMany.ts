@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { listParameterProblems, shapeAssistantList } from '../../shared/listAssistants';
-import { operationRouting } from '../../shared/routing';
-import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES, ENDPOINTS, LANGUAGE_NAMES } from '../../shared/spec';
+import { listParameterProblems, shapeAssistantList } from './getManyOutput';
+import { operationRouting } from '../../shared/request/routing';
+import { ENDPOINTS } from '../../shared/spec/endpoints';
+import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES, LANGUAGE_NAMES } from '../../shared/spec/values';
 
 const showOnlyForGetMany = { resource: ['assistant'], operation: ['getAll'] };
 

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { parseJsonInput } from '../../shared/coerce';
-import type { Normalized, RequestContract } from '../../shared/hooks';
-import { operationRouting, sendInBody } from '../../shared/routing';
-import { ENDPOINTS, KNOWLEDGE_BASE_LANGUAGES, knowledgeBaseSchema } from '../../shared/spec';
+import { parseJsonInput } from '../../shared/spec/coerce';
+import type { Normalized, RequestContract } from '../../shared/request/preSend';
+import { operationRouting, sendInBody } from '../../shared/request/routing';
+import { ENDPOINTS } from '../../shared/spec/endpoints';
+import { knowledgeBaseSchema } from '../../shared/spec/schemas';
+import { KNOWLEDGE_BASE_LANGUAGES } from '../../shared/spec/values';
 
 /** Create and Update send the same body, so these fields show for both operations. */
 const showForBodyOperations = { resource: ['knowledgeBase'], operation: ['create', 'update'] };

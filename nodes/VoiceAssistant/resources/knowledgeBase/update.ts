@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { operationRouting, sendInQuery } from '../../shared/routing';
-import { ENDPOINTS } from '../../shared/spec';
+import { operationRouting, sendInQuery } from '../../shared/request/routing';
+import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { knowledgeBaseContract } from './create';
 
 export const updateOperation: INodePropertyOptions = {

@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { phoneNumberList, textFields } from '../../shared/coerce';
-import { operationRouting, sendInBody } from '../../shared/routing';
-import { ENDPOINTS, playgroundCallSchema } from '../../shared/spec';
+import { phoneNumberList, textFields } from '../../shared/spec/coerce';
+import { operationRouting, sendInBody } from '../../shared/request/routing';
+import { ENDPOINTS } from '../../shared/spec/endpoints';
+import { playgroundCallSchema } from '../../shared/spec/schemas';
 
 const showOnlyForStart = { resource: ['playgroundCall'], operation: ['start'] };
 

@@ -1,8 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
-import { textFields, withoutEmpty } from '../../shared/coerce';
-import type { Normalized } from '../../shared/hooks';
-import { operationRouting, sendInBody, sendInQuery } from '../../shared/routing';
-import { ENDPOINTS, SEGMENT_CONTACT_OPTIONAL_FIELDS, segmentContactSchema } from '../../shared/spec';
+import { textFields, withoutEmpty } from '../../shared/spec/coerce';
+import type { Normalized } from '../../shared/request/preSend';
+import { operationRouting, sendInBody, sendInQuery } from '../../shared/request/routing';
+import { ENDPOINTS } from '../../shared/spec/endpoints';
+import { segmentContactSchema } from '../../shared/spec/schemas';
+import { SEGMENT_CONTACT_OPTIONAL_FIELDS } from '../../shared/spec/values';
 
 const showOnlyForUpdate = { resource: ['segmentContact'], operation: ['update'] };
 const showForManualMapping = { ...showOnlyForUpdate, mappingMode: ['manual'] };

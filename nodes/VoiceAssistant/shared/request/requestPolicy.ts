@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { isUnset } from './coerce';
+import { isUnset } from '../spec/coerce';
 
 export interface RequestPolicy {
 	maxConcurrency: number;

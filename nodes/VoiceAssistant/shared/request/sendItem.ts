@@ -1,20 +1,13 @@
-import type {
-	DeclarativeRestApiSettings,
-	IDataObject,
-	IExecutePaginationFunctions,
-	IHttpRequestOptions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-} from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { attemptRequest } from './attempt';
 import { waitUnlessCancelled } from './cancellation';
-import { CREDENTIAL_NAME } from './credential';
-import { notSentError, originOf, readHttpFailure, toUserError, type FailureContext } from './errors';
-import { errorItem, failureBecomesItem } from './failures';
-import { outputItems } from './output';
+import { readHttpFailure } from './httpFailure';
+import { errorItem, failureBecomesItem, outputItems } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
 import { runOf, type RunState } from './runState';
-import type { ApiTarget } from './transport';
+import { originOf, type ApiTarget } from './target';
+import { notSentError, toUserError, type FailureContext } from './userErrors';
 import { invalidInputError } from './validation';
 
 type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
@@ -32,35 +25,6 @@ function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, a
 	};
 }
 
-/**
- * One attempt: what n8n's makeRoutingRequest does (authenticated request, then the operation's
- * postReceive hooks), but with the credential the run already read. n8n would otherwise fetch
- * and decrypt it from its database for every item, the largest per-item cost of a bulk run.
- */
-async function send(
-	context: IExecutePaginationFunctions,
-	{ credential }: ApiTarget,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
-	const options = {
-		...requestData.options,
-		headers: { ...requestData.options.headers },
-		returnFullResponse: true,
-	} as IHttpRequestOptions;
-	const response = (await context.helpers.httpRequestWithAuthentication.call(context, CREDENTIAL_NAME, options, {
-		credentialsDecrypted: credential,
-	})) as IN8nHttpFullResponse;
-	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-	for (const { actions } of requestData.postReceive) {
-		for (const action of actions) {
-			// Every postReceive of this node is a function (declarative actions would need n8n's runner).
-			if (typeof action === 'function') items = await action.call(context, items, response);
-		}
-	}
-	return items;
-}
-
 /** The outcome of an item whose execution was cancelled before it was sent (again). */
 function cancelled(context: IExecutePaginationFunctions): Outcome {
 	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
@@ -76,6 +40,7 @@ function notSent(context: IExecutePaginationFunctions, state: RunState): Outcome
 	return { error: notSentError(context.getNode(), context.getItemIndex(), state.stoppedBy, failure) };
 }
 
+/** attempt → classify the failure → retry or give up, until the item has its outcome. */
 async function sendWithRetries(
 	context: IExecutePaginationFunctions,
 	state: RunState,
@@ -88,7 +53,7 @@ async function sendWithRetries(
 		if (state.stopError) return notSent(context, state);
 		if (state.signal?.aborted) return cancelled(context);
 		try {
-			return { items: await send(context, target, requestData) };
+			return { items: await attemptRequest(context, target, requestData) };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
 			const failure = readHttpFailure(caught);
@@ -123,12 +88,12 @@ async function sendInSlot(
 }
 
 /**
- * Sends one item's request. Plugged into n8n's declarative engine as the `pagination`
- * request operation, the one hook that wraps the whole request of an item: here the run's
- * concurrency bound, retries and error mapping apply while the HTTP mapping itself stays in
- * the properties' routing.
+ * Sends one item's request: the `pagination` request operation of every operation's routing,
+ * the one hook of n8n's declarative engine that wraps the whole request of an item. Here the
+ * run's concurrency bound, retries and error mapping apply, while the HTTP mapping itself stays
+ * in the properties' routing and preSend.
  */
-export async function sendRequest(
+export async function sendItem(
 	this: IExecutePaginationFunctions,
 	requestData: DeclarativeRestApiSettings.ResultOptions,
 ): Promise<INodeExecutionData[]> {

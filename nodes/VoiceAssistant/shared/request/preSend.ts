@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
 import type { z } from 'zod/v4';
-import { failureBecomesItem } from './failures';
+import { failureBecomesItem } from './output';
 import { joinRun } from './runState';
 import { check, invalidInputError, type FieldLabels } from './validation';
 
@@ -23,36 +23,44 @@ export interface RequestContract {
 	checkParameters?: (context: IExecuteSingleFunctions) => string[];
 }
 
-function idProblem(qs: IDataObject, label: string): string | undefined {
-	if (typeof qs.id === 'number') qs.id = String(qs.id);
-	if (qs.id === undefined || qs.id === null || qs.id === '') return `"${label}" is required`;
-	if (typeof qs.id !== 'string') return `"${label}" must be text`;
-	if (qs.id.trim() === '') return `"${label}" must not be empty`;
+/** The record id as sent: a number from an expression means its digits. */
+function readId(id: unknown): unknown {
+	return typeof id === 'number' ? String(id) : id;
+}
+
+function idProblem(id: unknown, label: string): string | undefined {
+	if (id === undefined || id === null || id === '') return `"${label}" is required`;
+	if (typeof id !== 'string') return `"${label}" must be text`;
+	if (id.trim() === '') return `"${label}" must not be empty`;
 	return undefined;
 }
 
-function problemsOf(
-	contract: RequestContract,
-	options: IHttpRequestOptions,
-	context: IExecuteSingleFunctions,
-): string[] {
-	const qs = (options.qs ??= {});
+type Built = { body: IDataObject; qs: IDataObject } | { problems: string[] };
+
+/**
+ * The request the spec describes, built from what n8n's routing assembled (`options.body`,
+ * `options.qs`): normalized, the id read, the body checked. Or what is wrong with it.
+ */
+function buildRequest(contract: RequestContract, options: IHttpRequestOptions, context: IExecuteSingleFunctions): Built {
 	const assembled = (options.body ?? {}) as IDataObject;
 	const normalized = contract.normalize ? contract.normalize(assembled, context) : { body: assembled };
-	if ('problem' in normalized) return [normalized.problem];
+	if ('problem' in normalized) return { problems: [normalized.problem] };
+	const qs: IDataObject = { ...options.qs };
 	if (normalized.id !== undefined) qs.id = normalized.id as string;
 	const problems: string[] = [];
 	if (contract.idLabel) {
-		const problem = idProblem(qs, contract.idLabel);
+		qs.id = readId(qs.id) as string;
+		const problem = idProblem(qs.id, contract.idLabel);
 		if (problem) problems.push(problem);
 	}
+	let body = normalized.body as IDataObject;
 	if (contract.body) {
 		const checked = check(contract.body, normalized.body, contract.labels ?? {});
-		if (checked.ok) options.body = checked.value as IDataObject;
+		if (checked.ok) body = checked.value as IDataObject;
 		else problems.push(...checked.problems);
 	}
 	if (contract.checkParameters) problems.push(...contract.checkParameters(context));
-	return problems;
+	return problems.length ? { problems } : { body, qs };
 }
 
 /**
@@ -64,10 +72,14 @@ function problemsOf(
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		const state = joinRun(this, options);
-		const problems = problemsOf(contract, options, this);
-		if (problems.length === 0) return options;
+		const built = buildRequest(contract, options, this);
+		if (!('problems' in built)) {
+			if (contract.body) options.body = built.body;
+			options.qs = built.qs;
+			return options;
+		}
 		const itemIndex = this.getItemIndex();
-		const error = invalidInputError(this.getNode(), problems, itemIndex);
+		const error = invalidInputError(this.getNode(), built.problems, itemIndex);
 		if (failureBecomesItem(this)) {
 			state.invalidItems.set(itemIndex, error);
 			return options;

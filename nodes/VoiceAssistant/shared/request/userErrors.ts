@@ -1,96 +1,9 @@
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INode,
-	INodeExecutionData,
-	JsonObject,
-} from 'n8n-workflow';
+import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { HttpFailure } from './httpFailure';
+import { isHtml } from './postReceive';
 import { redact } from './redact';
-import { failureKindOf, type FailureKind } from './retry';
-
-/** What a failed HTTP attempt tells us, read off n8n's error without keeping the request (and its headers). */
-export interface HttpFailure {
-	kind: FailureKind;
-	status?: number;
-	code?: string;
-	retryAfter?: unknown;
-	body?: unknown;
-	rawMessage: string;
-}
-
-/** Responses the node answered with a status of 400 or more, kept aside by failOnHttpError. */
-const failedResponses = new WeakMap<Error, { status: number; headers: IDataObject; body: unknown }>();
-
-/** An HTML page (a proxy, a login page, a web site at the Base URL) rather than the API's JSON. */
-export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
-	if (typeof body !== 'string' || body.trim() === '') return false;
-	return String(headers['content-type'] ?? '').includes('text/html') || /^\s*<(!doctype|html)/i.test(body);
-}
-
-/**
- * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so an error
- * status arrives here with its headers (n8n's own request error drops them, and with them
- * Retry-After); it is turned into an error that sendRequest can read and retry. A redirect or
- * an HTML page is never the service's answer: a wrong Base URL, a proxy or a login page.
- */
-export async function failOnHttpError(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		const location = String(response.headers.location ?? '');
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service redirected the request (HTTP ${response.statusCode})${location ? ` to ${originOf(location)}` : ''}: check the Base URL in the credential`,
-			{
-				itemIndex: this.getItemIndex(),
-				description: 'Redirects are not followed, so the API key is never sent to another address.',
-			},
-		);
-	}
-	if (response.statusCode < 400 && isHtml(response.body, response.headers)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service answered with an HTML page instead of JSON (HTTP ${response.statusCode}): check the Base URL in the credential`,
-			{ itemIndex: this.getItemIndex(), description: 'Nothing was done: the answer came from a web page, not the API.' },
-		);
-	}
-	if (response.statusCode < 400) return items;
-	const error = new NodeApiError(this.getNode(), { message: `HTTP ${response.statusCode}` }, {
-		httpCode: String(response.statusCode),
-	});
-	failedResponses.set(error, { status: response.statusCode, headers: response.headers, body: response.body });
-	throw error;
-}
-
-type N8nRequestError = { message?: string; httpCode?: string | null; context?: { data?: unknown } };
-
-export function readHttpFailure(error: unknown): HttpFailure {
-	const response = error instanceof Error ? failedResponses.get(error) : undefined;
-	if (response) {
-		return {
-			kind: failureKindOf(response.status, undefined),
-			status: response.status,
-			retryAfter: response.headers['retry-after'],
-			body: response.body,
-			rawMessage: `HTTP ${response.status}`,
-		};
-	}
-	// A request that got no HTTP answer: n8n puts the errno (ECONNREFUSED…) in httpCode.
-	const { message, httpCode, context } = (error ?? {}) as N8nRequestError;
-	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
-	const code = status === undefined && httpCode ? String(httpCode) : undefined;
-	return {
-		kind: failureKindOf(status, code),
-		status,
-		code,
-		body: context?.data,
-		rawMessage: String(message ?? 'Unknown error'),
-	};
-}
+import { isRetryable } from './retry';
 
 const MAX_MESSAGE_LENGTH = 300;
 
@@ -138,6 +51,9 @@ export interface FailureContext {
 	attempts: number;
 	timeoutMs?: number;
 }
+
+/** Said of a request that is not repeated because the service may have acted on it (see isRetryable). */
+const MAY_HAVE_ARRIVED = 'It was not sent again because the service may have received it. Check before running it again.';
 
 const NOUN_BY_PATH: Array<[RegExp, string]> = [
 	[/knowledgeBase/, 'knowledge base'],
@@ -188,10 +104,9 @@ function describeFailure(
 		case 'timeout':
 			return {
 				message: `The request timed out${context.timeoutMs ? ` after ${context.timeoutMs} ms` : ''}${retried}`,
-				description:
-					context.method === 'POST'
-						? 'It was not sent again because the service may have received it. Check before running it again.'
-						: 'Raise the Timeout in the node settings (Request Options) if the service is slow.',
+				description: isRetryable(context.method, failure.kind)
+					? 'Raise the Timeout in the node settings (Request Options) if the service is slow.'
+					: MAY_HAVE_ARRIVED,
 			};
 		case 'connection-refused':
 			return {
@@ -201,22 +116,10 @@ function describeFailure(
 		case 'connection-reset':
 			return {
 				message: `The connection to ${context.origin} was dropped before an answer arrived${retried}`,
-				description:
-					context.method === 'POST'
-						? 'It was not sent again because the service may have received it. Check before running it again.'
-						: undefined,
+				description: isRetryable(context.method, failure.kind) ? undefined : MAY_HAVE_ARRIVED,
 			};
 		default:
 			return { message: `The request to ${context.origin} failed: ${failure.rawMessage}` };
-	}
-}
-
-/** The scheme, host and port of a URL (never its path, query or credentials). */
-export function originOf(url: unknown): string {
-	try {
-		return new URL(String(url)).origin;
-	} catch {
-		return 'another address';
 	}
 }
 

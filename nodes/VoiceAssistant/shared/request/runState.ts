@@ -5,9 +5,9 @@ import type {
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
-import { ConcurrencyLimiter } from './concurrency';
+import { ConcurrencyLimiter } from './limiter';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
-import { readApiTarget, type ApiTarget } from './transport';
+import { readApiTarget, type ApiTarget } from './target';
 
 /**
  * State shared by the items of one run of the node: the concurrency limiter, the credential,

@@ -5,29 +5,16 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { isUnset } from './coerce';
-import { isHtml } from './errors';
+import { assistantId, assistantList } from '../../shared/assistants';
+import { isUnset } from '../../shared/spec/coerce';
 import {
 	ASSISTANT_ID_FIELDS,
 	ASSISTANT_LANGUAGES,
 	ASSISTANT_TYPES,
 	LANGUAGE_NAMES,
 	SIMPLIFIED_ASSISTANT_FIELDS,
-} from './spec';
-
-/** The assistant's identifier: the spec does not show its field name, so the usual ones are tried. */
-export function assistantId(assistant: IDataObject): string | undefined {
-	for (const field of ASSISTANT_ID_FIELDS) {
-		const value = assistant[field];
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
-	}
-	return undefined;
-}
-
-export function assistantList(body: unknown): IDataObject[] | undefined {
-	if (!Array.isArray(body)) return undefined;
-	return body.filter((entry) => entry && typeof entry === 'object' && !Array.isArray(entry)) as IDataObject[];
-}
+} from '../../shared/spec/values';
+import { isHtml } from '../../shared/request/postReceive';
 
 /** Said on a simplified assistant without an id, which Simplify would otherwise hide. */
 const NO_ID_NOTICE = `No id: the service sent none of the fields ${ASSISTANT_ID_FIELDS.join(', ')} for this assistant. Turn off Simplify to see every field it sent.`;
@@ -58,7 +45,7 @@ function flag(value: unknown): boolean | undefined {
 }
 
 /** A filter value: the spec's code in any case, or (for languages) the language's English name. */
-function oneOf(value: unknown, codes: readonly string[], names: Record<string, string> = {}): string | undefined {
+function matchCode(value: unknown, codes: readonly string[], names: Record<string, string> = {}): string | undefined {
 	const text = String(value).trim().toLowerCase();
 	return (
 		codes.find((code) => code === text) ??
@@ -81,11 +68,11 @@ function readListOptions(context: IExecuteSingleFunctions): { options: ListOptio
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options: ListOptions = { returnAll: returnAll ?? false, limit, simplify: simplifyOutput ?? true };
 	if (!isUnset(filters.type)) {
-		options.type = oneOf(filters.type, ASSISTANT_TYPES);
+		options.type = matchCode(filters.type, ASSISTANT_TYPES);
 		if (!options.type) problems.push(`"Filters → Type" must be one of: ${ASSISTANT_TYPES.join(', ')}`);
 	}
 	if (!isUnset(filters.language)) {
-		options.language = oneOf(filters.language, ASSISTANT_LANGUAGES, LANGUAGE_NAMES);
+		options.language = matchCode(filters.language, ASSISTANT_LANGUAGES, LANGUAGE_NAMES);
 		if (!options.language) problems.push(`"Filters → Language" must be one of: ${ASSISTANT_LANGUAGES.join(', ')}`);
 	}
 	return { options, problems };
