@@ -8,20 +8,18 @@ import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-wo
 export const CREDENTIAL_NAME = 'voiceAssistantApi';
 
 /**
- * The API root: the Base URL the user entered, tolerating a trailing slash and a URL that
- * already ends in the /api/v1 prefix every endpoint path carries. An n8n expression, so the
- * credential test and the node resolve it the same way.
+ * What is cut from the end of the Base URL the user entered: a trailing slash, then the /api/v1
+ * prefix every endpoint path already carries.
  */
-export const API_BASE_URL_EXPRESSION =
-	'={{ String($credentials.baseUrl ?? "").trim().replace(/\\/+$/, "").replace(/\\/api\\/v1$/i, "") }}';
+const TRAILING_PARTS = [/\/+$/, /\/api\/v1$/i];
 
-/** Same rule as API_BASE_URL_EXPRESSION, for code. */
+/** The API root: the Base URL without its trailing parts. */
 export function apiRoot(baseUrl: unknown): string {
-	return String(baseUrl ?? '')
-		.trim()
-		.replace(/\/+$/, '')
-		.replace(/\/api\/v1$/i, '');
+	return TRAILING_PARTS.reduce((url, part) => url.replace(part, ''), String(baseUrl ?? '').trim());
 }
+
+/** The same rule as an n8n expression, for the credential's Test request (which runs no node code). */
+export const API_BASE_URL_EXPRESSION = `={{ String($credentials.baseUrl ?? "").trim()${TRAILING_PARTS.map((part) => `.replace(${String(part)}, "")`).join('')} }}`;
 
 /** Hosts that mean this machine: plain http:// to them never crosses a network. */
 const THIS_MACHINE: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[::1]']);

@@ -1,17 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationSelector } from '../../shared/operationSelector';
 import { createOperation, knowledgeBaseBodyFields } from './create';
 import { updateFields, updateOperation } from './update';
 
 export const knowledgeBaseDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['knowledgeBase'] } },
-		options: [createOperation, updateOperation],
-		default: 'create',
-	},
+	operationSelector('knowledgeBase', [createOperation, updateOperation]),
 	...updateFields,
 	...knowledgeBaseBodyFields,
 ];

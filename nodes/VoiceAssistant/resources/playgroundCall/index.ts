@@ -1,15 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationSelector } from '../../shared/operationSelector';
 import { startFields, startOperation } from './start';
 
 export const playgroundCallDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['playgroundCall'] } },
-		options: [startOperation],
-		default: 'start',
-	},
+	operationSelector('playgroundCall', [startOperation]),
 	...startFields,
 ];

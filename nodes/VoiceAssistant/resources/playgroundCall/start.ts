@@ -1,5 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
+import type { RequestContract } from '../../shared/request/preSend';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { playgroundCallSchema } from '../../shared/spec/schemas';
@@ -15,21 +16,24 @@ const labels = {
 	phone_number: 'Phone Numbers',
 };
 
+/** The playground call body: the fields as text, the phone numbers as a list. */
+const playgroundCallContract: RequestContract = {
+	body: playgroundCallSchema,
+	labels,
+	normalize: (body) => ({
+		body: {
+			...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
+			phone_number: phoneNumberList(body.phone_number),
+		},
+	}),
+};
+
 export const startOperation: INodePropertyOptions = {
 	name: 'Start',
 	value: 'start',
 	action: 'Start a playground call',
 	description: 'Have an assistant call a contact through a dialer',
-	routing: operationRouting(ENDPOINTS.startPlaygroundCall, {
-		body: playgroundCallSchema,
-		labels,
-		normalize: (body) => ({
-			body: {
-				...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
-				phone_number: phoneNumberList(body.phone_number),
-			},
-		}),
-	}),
+	routing: operationRouting(ENDPOINTS.startPlaygroundCall, playgroundCallContract),
 };
 
 export const startFields: INodeProperties[] = [

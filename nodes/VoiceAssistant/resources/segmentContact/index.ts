@@ -1,15 +1,8 @@
 import type { INodeProperties } from 'n8n-workflow';
+import { operationSelector } from '../../shared/operationSelector';
 import { updateFields, updateOperation } from './update';
 
 export const segmentContactDescription: INodeProperties[] = [
-	{
-		displayName: 'Operation',
-		name: 'operation',
-		type: 'options',
-		noDataExpression: true,
-		displayOptions: { show: { resource: ['segmentContact'] } },
-		options: [updateOperation],
-		default: 'update',
-	},
+	operationSelector('segmentContact', [updateOperation]),
 	...updateFields,
 ];

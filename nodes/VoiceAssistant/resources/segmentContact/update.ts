@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
-import type { Normalized } from '../../shared/request/preSend';
+import type { Normalized, RequestContract } from '../../shared/request/preSend';
 import { operationRouting, sendInBody, sendInQuery } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { segmentContactSchema } from '../../shared/spec/schemas';
@@ -39,17 +39,20 @@ function normalizeContact(assembled: IDataObject, context: IExecuteSingleFunctio
 	return { body, id: typeof mapped.id === 'number' ? String(mapped.id) : mapped.id ?? undefined };
 }
 
+/** The segment contact body and its id, from the fields or (Map Automatically) the input item. */
+const segmentContactContract: RequestContract = {
+	body: segmentContactSchema,
+	labels,
+	idLabel: 'Contact ID',
+	normalize: normalizeContact,
+};
+
 export const updateOperation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
 	action: 'Update a segment contact',
 	description: 'Update a contact of a segment',
-	routing: operationRouting(ENDPOINTS.updateSegmentContact, {
-		body: segmentContactSchema,
-		labels,
-		idLabel: 'Contact ID',
-		normalize: normalizeContact,
-	}),
+	routing: operationRouting(ENDPOINTS.updateSegmentContact, segmentContactContract),
 };
 
 export const updateFields: INodeProperties[] = [

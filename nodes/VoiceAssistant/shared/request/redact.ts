@@ -18,7 +18,7 @@ function base64(text: string): string | undefined {
  * read without surrounding spaces), URL-encoded and base64. Longest first, so a form inside
  * another is not left half replaced.
  */
-export function secretForms(secret: string | undefined): string[] {
+function secretForms(secret: string | undefined): string[] {
 	if (!secret) return [];
 	const trimmed = secret.trim();
 	const forms = new Set([secret, trimmed, encodeURIComponent(trimmed), base64(trimmed) ?? '']);

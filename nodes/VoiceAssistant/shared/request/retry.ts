@@ -81,7 +81,7 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 	return Math.round(ceiling * random());
 }
 
-export interface RetryDecision {
+interface RetryDecision {
 	retry: boolean;
 	delayMs: number;
 }

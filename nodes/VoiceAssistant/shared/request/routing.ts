@@ -5,7 +5,7 @@ import { prepareRequest, type RequestContract } from './preSend';
 import { sendItem } from './sendItem';
 
 /** A postReceive step: the send step runs functions only (see attempt). */
-export type PostReceiveStep = (
+type PostReceiveStep = (
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,

@@ -12,81 +12,6 @@ import { invalidInputError } from './validation';
 
 type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
 
-function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
-	const { options } = requestData;
-	const id = options.qs?.id;
-	return {
-		method: String(options.method ?? 'GET').toUpperCase(),
-		path: String(options.url ?? ''),
-		origin: originOf(options.baseURL),
-		id: id === undefined ? undefined : String(id),
-		attempts,
-		timeoutMs: options.timeout,
-	};
-}
-
-/** The outcome of an item whose execution was cancelled before it was sent (again). */
-function cancelled(context: IExecutePaginationFunctions): Outcome {
-	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
-		itemIndex: context.getItemIndex(),
-		description: 'This item was not sent (again) after the execution was cancelled.',
-	});
-	return { error };
-}
-
-/** An item that is not sent because the run stopped: its own error, naming the item that failed. */
-function notSent(context: IExecutePaginationFunctions, state: RunState): Outcome {
-	const failure = state.stopError as NodeApiError | NodeOperationError;
-	return { error: notSentError(context.getNode(), context.getItemIndex(), state.stoppedBy, failure) };
-}
-
-/** attempt → classify the failure → retry or give up, until the item has its outcome. */
-async function sendWithRetries(
-	context: IExecutePaginationFunctions,
-	state: RunState,
-	target: ApiTarget,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<Outcome> {
-	const method = String(requestData.options.method ?? 'GET').toUpperCase();
-	let waitedMs = 0;
-	for (let attempt = 0; ; attempt++) {
-		if (state.stopError) return notSent(context, state);
-		if (state.signal?.aborted) return cancelled(context);
-		try {
-			return { items: await attemptRequest(context, target, requestData) };
-		} catch (caught) {
-			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
-			const failure = readHttpFailure(caught);
-			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
-			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
-			if (!decision.retry || state.signal?.aborted) {
-				const where = failureContext(requestData, attempt + 1);
-				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
-			}
-			// The item keeps its slot while it waits: the more the service pushes back, the fewer
-			// requests are in flight, and when every slot waits nothing new is sent.
-			waitedMs += decision.delayMs;
-			if (!(await waitUnlessCancelled(decision.delayMs, state.signal))) return cancelled(context);
-		}
-	}
-}
-
-/** Sends within the run's concurrency bound; a cancelled execution sends nothing more. */
-async function sendInSlot(
-	context: IExecutePaginationFunctions,
-	state: RunState,
-	target: ApiTarget,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<Outcome> {
-	const attempts = async () => {
-		const outcome = await sendWithRetries(context, state, target, requestData);
-		// Recorded while the slot is still held: the next item in the queue must see it.
-		if ('error' in outcome && !failureBecomesItem(context)) state.stop(outcome.error, context.getItemIndex());
-		return outcome;
-	};
-	return await state.limiter.use(attempts, state.signal, () => cancelled(context));
-}
-
 /**
  * Sends one item's request: the `pagination` request operation of every operation's routing,
  * the one hook of n8n's declarative engine that wraps the whole request of an item. Here the
@@ -120,4 +45,80 @@ export async function sendItem(
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
 	state.stop(outcome.error, itemIndex);
 	throw outcome.error;
+}
+
+/** Sends within the run's concurrency bound; a cancelled execution sends nothing more. */
+async function sendInSlot(
+	context: IExecutePaginationFunctions,
+	state: RunState,
+	target: ApiTarget,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<Outcome> {
+	const attempts = async () => {
+		const outcome = await sendWithRetries(context, state, target, requestData);
+		// Recorded while the slot is still held: the next item in the queue must see it.
+		if ('error' in outcome && !failureBecomesItem(context)) state.stop(outcome.error, context.getItemIndex());
+		return outcome;
+	};
+	return await state.limiter.use(attempts, state.signal, () => cancelled(context));
+}
+
+/** attempt → classify the failure → retry or give up, until the item has its outcome. */
+async function sendWithRetries(
+	context: IExecutePaginationFunctions,
+	state: RunState,
+	target: ApiTarget,
+	requestData: DeclarativeRestApiSettings.ResultOptions,
+): Promise<Outcome> {
+	const method = String(requestData.options.method ?? 'GET').toUpperCase();
+	let waitedMs = 0;
+	for (let attempt = 0; ; attempt++) {
+		if (state.stopError) return notSent(context, state);
+		if (state.signal?.aborted) return cancelled(context);
+		try {
+			return { items: await attemptRequest(context, target, requestData) };
+		} catch (caught) {
+			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
+			const failure = readHttpFailure(caught);
+			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
+			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
+			if (!decision.retry || state.signal?.aborted) {
+				const where = failureContext(requestData, attempt + 1);
+				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
+			}
+			// The item keeps its slot while it waits: the more the service pushes back, the fewer
+			// requests are in flight, and when every slot waits nothing new is sent.
+			waitedMs += decision.delayMs;
+			if (!(await waitUnlessCancelled(decision.delayMs, state.signal))) return cancelled(context);
+		}
+	}
+}
+
+/** An item that is not sent because the run stopped: its own error, naming the item that failed. */
+function notSent(context: IExecutePaginationFunctions, state: RunState): Outcome {
+	const failure = state.stopError as NodeApiError | NodeOperationError;
+	return { error: notSentError(context.getNode(), context.getItemIndex(), state.stoppedBy, failure) };
+}
+
+/** The outcome of an item whose execution was cancelled before it was sent (again). */
+function cancelled(context: IExecutePaginationFunctions): Outcome {
+	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
+		itemIndex: context.getItemIndex(),
+		description: 'This item was not sent (again) after the execution was cancelled.',
+	});
+	return { error };
+}
+
+/** Where and how a failed request went, for its message. */
+function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
+	const { options } = requestData;
+	const id = options.qs?.id;
+	return {
+		method: String(options.method ?? 'GET').toUpperCase(),
+		path: String(options.url ?? ''),
+		origin: originOf(options.baseURL),
+		id: id === undefined ? undefined : String(id),
+		attempts,
+		timeoutMs: options.timeout,
+	};
 }

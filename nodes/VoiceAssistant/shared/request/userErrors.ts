@@ -11,7 +11,7 @@ const MAX_MESSAGE_LENGTH = 300;
  * The service's own explanation from an error body (error body shape: not shown in the spec),
  * with the secret removed before it is shortened, so no fragment of it can survive.
  */
-export function serviceMessage(body: unknown, secret?: string): string | undefined {
+function serviceMessage(body: unknown, secret?: string): string | undefined {
 	const said = rawServiceMessage(body);
 	const text = redact(said, secret);
 	return text && text.length > MAX_MESSAGE_LENGTH ? `${text.slice(0, MAX_MESSAGE_LENGTH)}…` : text;

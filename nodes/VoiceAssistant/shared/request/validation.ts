@@ -21,7 +21,7 @@ function describeIssue(issue: z.core.$ZodIssue, labels: FieldLabels): string {
 	return `"${field}"${label ? ` (${label})` : ''} ${issue.message}`;
 }
 
-export type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
+type Checked<T> = { ok: true; value: T } | { ok: false; problems: string[] };
 
 /** Checks a request body against its spec schema; problems name the field and the rule. */
 export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabels): Checked<T> {

@@ -1,6 +1,6 @@
 /** The endpoints of the API specification (voice-assistant-api.md, Endpoints). */
 
-export const API_PREFIX = '/api/v1';
+const API_PREFIX = '/api/v1';
 
 export const ENDPOINTS = {
 	listAssistants: { method: 'GET', path: `${API_PREFIX}/user/listAssistant` },
