@@ -44,7 +44,7 @@ export default tseslint.config(
 		},
 	},
 	{
-		files: ['test/**/*.ts', 'bench/**/*.ts'],
+		files: ['test/**/*.ts', 'bench/**/*.ts', 'tools/**/*.ts'],
 		rules: { '@typescript-eslint/no-explicit-any': 'off' },
 	},
 	{

@@ -16,9 +16,10 @@ const os = require('os');
 const path = require('path');
 const autocannon = require('autocannon');
 const { buildAndPack, ensureN8n, installPackage, n8nCli, parseExecuteOutput, executeWorkflowProcess } =
-	require('../test/e2e/lib/n8n');
-const { startSimulator } = require('../test/e2e/lib/simulator');
-const { sleep } = require('../test/e2e/lib/processes');
+	require('../tools/n8n');
+const { startSimulatorProcess } = require('../tools/simulator-process');
+const { sleep } = require('../tools/processes');
+const { CREDENTIAL_TYPE } = require('../tools/package-names');
 const { CREDENTIALS, TARGET, benchWorkflow } = require('./workflows');
 
 const N8N_VERSION = '2.8.4';
@@ -45,24 +46,14 @@ function trackPeakRss(pid) {
 	};
 }
 
-async function control(sim, pathname, body) {
-	const response = await fetch(`${sim.url}/__sim${pathname}`, {
-		method: body === undefined ? 'GET' : 'POST',
-		headers: body === undefined ? {} : { 'content-type': 'application/json' },
-		body: body === undefined ? undefined : JSON.stringify(body),
-	});
-	if (!response.ok) throw new Error(`${pathname}: ${response.status} ${await response.text()}`);
-	return await response.json();
-}
-
 async function setSimulator(sim, options) {
-	await control(sim, '/options', { latencyMs: 0, rateLimit: null, chaos: null, ...options });
-	await control(sim, '/reset', {});
+	await sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null, ...options });
+	await sim.reset();
 }
 
 /** The physical limit: autocannon hammering the same PUT with 10 connections. */
 async function loadToolRow(sim, count) {
-	await control(sim, '/reset', {});
+	await sim.reset();
 	const result = await autocannon({
 		url: `${sim.url}/api/v1/segment/contact/update?id=load`,
 		method: 'PUT',
@@ -71,7 +62,7 @@ async function loadToolRow(sim, count) {
 		headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
 		body: JSON.stringify({ first_name: 'Load', last_name: 'Tool', phone: '+15550000000' }),
 	});
-	const summary = await control(sim, '/summary');
+	const summary = await sim.summary();
 	return {
 		wallMs: result.duration * 1000,
 		requestsPerSec: result.requests.average,
@@ -91,7 +82,7 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 	const file = path.join(ctx.dir, `${id}.json`);
 	fs.writeFileSync(file, JSON.stringify(workflow));
 	await n8nCli(ctx.bin, ['import:workflow', `--input=${file}`], ctx.userFolder);
-	await control(sim, '/reset', {});
+	await sim.reset();
 
 	const started = Date.now();
 	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
@@ -106,7 +97,7 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 	if (!task) throw new Error(`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`);
 	const items = task.data?.main?.[0] ?? [];
 	const failed = items.filter((item) => item.json?.error !== undefined || item.error !== undefined).length;
-	const summary = await control(sim, '/summary');
+	const summary = await sim.summary();
 	const wallMs = task.executionTime;
 	return {
 		wallMs,
@@ -180,12 +171,12 @@ async function main() {
 	await installPackage(userFolder, tarball);
 	installProbe(userFolder);
 
-	const sim = await startSimulator({ apiKey: API_KEY, logDir: dir });
+	const sim = await startSimulatorProcess({ apiKey: API_KEY, logDir: dir });
 	const credentialsFile = path.join(dir, 'credentials.json');
 	fs.writeFileSync(
 		credentialsFile,
 		JSON.stringify([
-			{ ...CREDENTIALS.voiceAssistant, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+			{ ...CREDENTIALS.voiceAssistant, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
 			{ ...CREDENTIALS.probe, type: 'benchProbeApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
 		]),
 	);
@@ -237,7 +228,7 @@ async function main() {
 		await record('Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
 			n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
 		);
-		await control(sim, '/reset', {});
+		await sim.reset();
 		await record('Voice Assistant call starts (POST), same chaos', 1_000, () =>
 			n8nRow(ctx, sim, { id: 'callsChaos', target: 'oursCalls', count: 1_000, options: { maxRetries: 20 } }),
 		);

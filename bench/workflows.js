@@ -6,6 +6,8 @@
  * on fail, so failed items are counted instead of stopping the run.
  */
 
+const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
+
 const CREDENTIALS = {
 	voiceAssistant: { id: 'benchVoiceAssistant', name: 'Voice Assistant (bench)' },
 	probe: { id: 'benchProbe', name: 'Bench Probe (bench)' },
@@ -22,6 +24,14 @@ function contactsCode(count, prefix) {
 		`return items;`,
 	].join('\n');
 }
+
+/** This package's node with the bench credential. */
+const voiceAssistant = (parameters) => ({
+	type: NODE_TYPE,
+	typeVersion: 1,
+	parameters,
+	credentials: { [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant },
+});
 
 const targets = {
 	/** n8n's HTTP Request node, configured as a user would for the same call. */
@@ -55,17 +65,11 @@ const targets = {
 		credentials: { benchProbeApi: CREDENTIALS.probe },
 	}),
 	/** This package, Map Automatically (no expression per field). */
-	ours: (_apiKey, _baseUrl, options = {}) => ({
-		type: 'n8n-nodes-voice-assistant.voiceAssistant',
-		typeVersion: 1,
-		parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options },
-		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
-	}),
+	ours: (_apiKey, _baseUrl, options = {}) =>
+		voiceAssistant({ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options }),
 	/** This package starting a playground call per item: a POST, never to be sent twice. */
-	oursCalls: (_apiKey, _baseUrl, options = {}) => ({
-		type: 'n8n-nodes-voice-assistant.voiceAssistant',
-		typeVersion: 1,
-		parameters: {
+	oursCalls: (_apiKey, _baseUrl, options = {}) =>
+		voiceAssistant({
 			resource: 'playgroundCall',
 			operation: 'start',
 			assistant: { __rl: true, mode: 'id', value: '6650b7c1e4a2f9d3b8c10a01' },
@@ -75,14 +79,10 @@ const targets = {
 			email: '={{ $json.id }}@example.com',
 			phoneNumbers: '={{ $json.phone }}',
 			options,
-		},
-		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
-	}),
+		}),
 	/** This package, each field mapped with an expression, as most users start. */
-	oursManual: (_apiKey, _baseUrl, options = {}) => ({
-		type: 'n8n-nodes-voice-assistant.voiceAssistant',
-		typeVersion: 1,
-		parameters: {
+	oursManual: (_apiKey, _baseUrl, options = {}) =>
+		voiceAssistant({
 			resource: 'segmentContact',
 			operation: 'update',
 			mappingMode: 'manual',
@@ -91,9 +91,7 @@ const targets = {
 			contactLastName: '={{ $json.last_name }}',
 			phone: '={{ $json.phone }}',
 			options,
-		},
-		credentials: { voiceAssistantApi: CREDENTIALS.voiceAssistant },
-	}),
+		}),
 };
 
 /** A whole workflow for `n8n import:workflow`. */

@@ -25,9 +25,10 @@ const {
 	n8nCli,
 	setupOwner,
 	startN8n,
-} = require('../test/e2e/lib/n8n');
-const { freePort, killAll } = require('../test/e2e/lib/processes');
-const { startSimulator } = require('../test/e2e/lib/simulator');
+} = require('../tools/n8n');
+const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
+const { freePort, killAll } = require('../tools/processes');
+const { startSimulatorProcess } = require('../tools/simulator-process');
 
 const DEFAULT_VERSION = '2.8.4';
 const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
@@ -40,9 +41,8 @@ const IMPORTED_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
 
 const API_KEY = 'demo-api-key';
-const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)', type: 'voiceAssistantApi' };
+const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)', type: CREDENTIAL_TYPE };
 const OWNER = { email: 'demo@example.com', password: 'Demo-password-1', firstName: 'Demo', lastName: 'User' };
-const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 
 const log = (line) => process.stdout.write(`[demo] ${line}\n`);
 
@@ -124,7 +124,7 @@ async function main() {
 	log(`Installing ${path.basename(tarball)} into ${path.relative(REPO_ROOT, USER_FOLDER)}/.n8n/nodes`);
 	await installPackage(USER_FOLDER, tarball);
 
-	started.sim = await startSimulator({ apiKey: API_KEY, port: await portNear(5680), dataFile: DATA_FILE, logDir: LOG_DIR });
+	started.sim = await startSimulatorProcess({ apiKey: API_KEY, port: await portNear(5680), dataFile: DATA_FILE, logDir: LOG_DIR });
 	log(`API simulator on ${started.sim.url} (data in ${path.relative(REPO_ROOT, DATA_FILE)})`);
 
 	// The credential is imported on every run: it follows the simulator's address.

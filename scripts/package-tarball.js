@@ -8,7 +8,7 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { cleanEnv } = require('../test/e2e/lib/processes');
+const { cleanEnv } = require('../tools/processes');
 
 const REPO_ROOT = path.resolve(__dirname, '..');
 

@@ -3,7 +3,7 @@
 
 /**
  * `npm run example -- <workflow.json>`: runs a workflow in a real n8n without the editor, using
- * the e2e harness (test/e2e/lib). Builds and packs the package, installs it into a temporary
+ * the n8n harness (tools/n8n). Builds and packs the package, installs it into a temporary
  * n8n user folder, imports the credential the workflow uses and the workflow, and runs it with
  * `n8n execute`; prints what each node emitted. The credential points at the API simulator,
  * or at a real service when VOICE_ASSISTANT_BASE_URL and VOICE_ASSISTANT_API_KEY are set.
@@ -20,14 +20,15 @@ const {
 	executeWorkflow,
 	installPackage,
 	n8nCli,
-} = require('../test/e2e/lib/n8n');
-const { startSimulator } = require('../test/e2e/lib/simulator');
+} = require('../tools/n8n');
+const { CREDENTIAL_TYPE } = require('../tools/package-names');
+const { startSimulatorProcess } = require('../tools/simulator-process');
 
 const log = (line) => process.stdout.write(`[example] ${line}\n`);
 
 /** The Voice Assistant credential the workflow's nodes refer to (id and name). */
 function credentialOf(workflow) {
-	const refs = workflow.nodes.map((node) => node.credentials?.voiceAssistantApi).filter(Boolean);
+	const refs = workflow.nodes.map((node) => node.credentials?.[CREDENTIAL_TYPE]).filter(Boolean);
 	if (!refs.length) throw new Error(`"${workflow.name}" has no Voice Assistant node with a credential`);
 	return refs[0];
 }
@@ -51,12 +52,12 @@ async function main() {
 		const bin = await ensureN8n(version, log);
 		const userFolder = path.join(work, 'user');
 		await installPackage(userFolder, tarball);
-		if (!baseUrl || !apiKey) sim = await startSimulator({ apiKey: 'example-api-key', logDir: work });
+		if (!baseUrl || !apiKey) sim = await startSimulatorProcess({ apiKey: 'example-api-key', logDir: work });
 		const data = sim ? { baseUrl: sim.url, apiKey: 'example-api-key' } : { baseUrl, apiKey };
 		log(`Credential "${credentialOf(workflow).name}" -> ${data.baseUrl}${sim ? ' (the API simulator)' : ''}`);
 
 		const credentialFile = path.join(work, 'credential.json');
-		fs.writeFileSync(credentialFile, JSON.stringify([{ ...credentialOf(workflow), type: 'voiceAssistantApi', data }]));
+		fs.writeFileSync(credentialFile, JSON.stringify([{ ...credentialOf(workflow), type: CREDENTIAL_TYPE, data }]));
 		await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
 		await n8nCli(bin, ['import:workflow', `--input=${workflowFile}`], userFolder);
 

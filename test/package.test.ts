@@ -8,6 +8,7 @@ import os from 'os';
 import path from 'path';
 import { distProblems } from '../scripts/check-dist';
 import { REPO_ROOT, listFiles, packAndUnpack, packageProblems } from '../scripts/package-tarball';
+import { NODE_TYPE } from '../tools/package-names';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'va-package-test-'));
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -54,7 +55,7 @@ describe('the packed package', () => {
 			credentials: ['dist/credentials/VoiceAssistantApi.credentials.js'],
 		});
 		const codex = JSON.parse(fs.readFileSync(path.join(dir, 'dist/nodes/VoiceAssistant/VoiceAssistant.node.json'), 'utf8'));
-		expect(codex).toMatchObject({ node: 'n8n-nodes-voice-assistant.voiceAssistant', categories: expect.any(Array) });
+		expect(codex).toMatchObject({ node: NODE_TYPE, categories: expect.any(Array) });
 	});
 
 	test('has no dependencies and only n8n-workflow as peer dependency', () => {

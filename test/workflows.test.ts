@@ -28,7 +28,7 @@ test('CI runs .ci/run on pushes and pull requests, caching the n8n installs of e
 	const ci = read('ci.yml');
 	expect(ci).toMatch(/^on:\n {2}push:\n.*\n {2}pull_request:/m);
 	expect(ci).toMatch(/run: \.ci\/run$/m);
-	expect(ci).toContain("hashFiles('test/e2e/harness/*/package-lock.json')");
+	expect(ci).toContain("hashFiles('tools/n8n/versions/*/package-lock.json')");
 	expect(ci).toMatch(/path: \/github\/home\/\.cache\/n8n-voice-assistant$/m);
 });
 

@@ -1,6 +1,6 @@
 /**
  * The node as a tool of n8n's AI Agent, in a real n8n and offline: the agent's OpenAI Chat
- * Model talks to a scripted model on 127.0.0.1 (lib/fake-openai.js) through an OpenAI
+ * Model talks to a scripted model on 127.0.0.1 (tools/fake-openai.js) through an OpenAI
  * credential whose Base URL points at it, and the tools talk to the API simulator. Each test
  * checks what the simulator received, what the model was given as tool results, and that the
  * API key never reaches the model.
@@ -26,8 +26,8 @@ import {
 	type NodeSpec,
 	type Workflow,
 } from './helpers';
-import { startFakeOpenAi, toolResults, type FakeOpenAi, type ModelRequest, type Reply } from './lib/fake-openai';
-import { executeWorkflow, n8nBin, requestedVersions } from './lib/n8n';
+import { startFakeOpenAi, toolResults, type FakeOpenAi, type ModelRequest, type Reply } from '../../tools/fake-openai';
+import { executeWorkflow, n8nBin, requestedVersions } from '../../tools/n8n';
 
 const sim = useSimulatorProcess();
 let model: FakeOpenAi;

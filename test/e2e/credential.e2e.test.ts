@@ -5,9 +5,9 @@
  * globalSetup.js (build, pack, cached n8n installs).
  */
 import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
-import type { RunningN8n } from './lib';
-import { n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
-import { freePort } from './lib/processes';
+import type { RunningN8n } from '../../tools/n8n';
+import { n8nBin, requestedVersions, setupOwner, startN8n } from '../../tools/n8n';
+import { freePort } from '../../tools/processes';
 
 const OWNER = { email: 'credential@example.com', firstName: 'Cred', lastName: 'Test', password: 'E2e-password-1' };
 const LIST_PATH = '/api/v1/user/listAssistant';

@@ -9,8 +9,8 @@ import fs from 'fs';
 import path from 'path';
 import { checkEditor, PANELS, PICTURES } from './browser/editor-check';
 import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
-import type { RunningN8n } from './lib';
-import { getWithCookie, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
+import type { RunningN8n } from '../../tools/n8n';
+import { getWithCookie, n8nBin, requestedVersions, setupOwner, startN8n } from '../../tools/n8n';
 
 const CHROMIUM = '/usr/bin/chromium';
 const OWNER = { email: 'editor@example.com', firstName: 'Editor', lastName: 'Check', password: 'E2e-password-1' };

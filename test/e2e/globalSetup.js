@@ -8,7 +8,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { buildAndPack, ensureN8n, requestedVersions } = require('./lib/n8n');
+const { buildAndPack, ensureN8n, requestedVersions } = require('../../tools/n8n');
 
 const log = (line) => process.stdout.write(`[e2e] ${line}\n`);
 

@@ -5,9 +5,9 @@
 import fs from 'fs';
 import path from 'path';
 import type { RecordedRequest } from '../simulator';
-import type { N8nItem, N8nRun, SimulatorProcess } from './lib';
-import { installPackage, n8nCli } from './lib/n8n';
-import { startSimulator } from './lib/simulator';
+import { installPackage, n8nCli, type N8nItem, type N8nRun } from '../../tools/n8n';
+import { CREDENTIAL_TYPE, NODE_TYPE } from '../../tools/package-names';
+import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
 
 export const API_KEY = 'e2e-api-key-5f2c1d';
 
@@ -21,7 +21,7 @@ export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
 	beforeAll(async () => {
 		if (!enabled) return;
 		if (!WORK_DIR || !TARBALL) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
-		sim = await startSimulator({ apiKey: API_KEY, logDir: WORK_DIR });
+		sim = await startSimulatorProcess({ apiKey: API_KEY, logDir: WORK_DIR });
 	});
 	afterAll(async () => {
 		await sim?.stop();
@@ -49,7 +49,7 @@ export const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simu
 /** The credential pointing at the simulator, as `n8n import:credentials` reads it. */
 export const simulatorCredential = (baseUrl: string) => ({
 	...CREDENTIAL,
-	type: 'voiceAssistantApi',
+	type: CREDENTIAL_TYPE,
 	data: { apiKey: API_KEY, baseUrl },
 });
 
@@ -96,8 +96,7 @@ export function useImportedN8n(
 	});
 	return { userFolder: () => userFolder, requests: async () => (recorded = await sim().requests()) };
 }
-export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
-export const TOOL_NODE_TYPE = `${NODE_TYPE}Tool`;
+export { NODE_TYPE, TOOL_NODE_TYPE } from '../../tools/package-names';
 export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
 
 export interface WorkflowNode {
@@ -156,7 +155,7 @@ export const voiceAssistant = (
 	name,
 	type: NODE_TYPE,
 	parameters,
-	credentials: { voiceAssistantApi: CREDENTIAL },
+	credentials: { [CREDENTIAL_TYPE]: CREDENTIAL },
 	...extra,
 });
 

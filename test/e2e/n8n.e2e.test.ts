@@ -32,7 +32,6 @@ import {
 	useSimulatorProcess,
 } from './helpers';
 import {
-	PACKAGE_NAME,
 	executeWorkflow,
 	getWithCookie,
 	installDir,
@@ -40,7 +39,8 @@ import {
 	requestedVersions,
 	setupOwner,
 	startN8n,
-} from './lib/n8n';
+} from '../../tools/n8n';
+import { PACKAGE_NAME } from '../../tools/package-names';
 
 const SIMPLIFIED_KEYS = [
 	...['id', 'name', 'type', 'language', 'company_name'],

@@ -18,9 +18,9 @@ import {
 	workflow,
 	type Workflow,
 } from './helpers';
-import type { RunningN8n } from './lib';
-import { executeWorkflow, n8nBin, requestedVersions, setupOwner, startN8n } from './lib/n8n';
-import { sleep } from './lib/processes';
+import type { RunningN8n } from '../../tools/n8n';
+import { executeWorkflow, n8nBin, requestedVersions, setupOwner, startN8n } from '../../tools/n8n';
+import { sleep } from '../../tools/processes';
 
 const RESTRICTED = { id: 'vaRestrictedCr1', name: 'Voice Assistant (restricted)' };
 const OWNER = { email: 'paths@example.com', firstName: 'Run', lastName: 'Paths', password: 'E2e-password-1' };

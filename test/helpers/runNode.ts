@@ -26,8 +26,8 @@ import {
 } from 'n8n-workflow';
 import { VoiceAssistantApi } from '../../credentials/VoiceAssistantApi.credentials';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
+import { NODE_TYPE } from '../../tools/package-names';
 
-export const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
 const credentialType = new VoiceAssistantApi();
 
 /** Every run of the node in this process, settled or not: the tests wait for the last one. */

@@ -27,10 +27,9 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { login } = require('../lib/n8n');
+const { login } = require('../../../tools/n8n');
+const { CREDENTIAL_TYPE, NODE_TYPE } = require('../../../tools/package-names');
 
-const NODE_TYPE = 'n8n-nodes-voice-assistant.voiceAssistant';
-const CREDENTIAL_TYPE = 'voiceAssistantApi';
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
 	...['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Child processes for the e2e suite and the demo: each runs in its own process group, so
+ * Child processes for the tests, the demo and the benchmark: each runs in its own process group, so
  * stopping it also stops what it started (n8n's task runners), and output goes to files,
  * never to a pipe that could close early (n8n spins at 100% CPU on EPIPE). A guard stops the
  * group when this process goes away, however it ends, so nothing is left behind.

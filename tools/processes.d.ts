@@ -1,4 +1,22 @@
-import type { ProcessResult, StartedProcess } from './index';
+export interface ProcessResult {
+	code: number | null;
+	signal: string | null;
+	stdout: string;
+	stderr: string;
+	timedOut: boolean;
+}
+
+export interface StartedProcess {
+	pid: number;
+	stdoutFile: string;
+	stderrFile: string;
+	exited: Promise<{ code: number | null; signal: string | null }>;
+	readStdout(): string;
+	readStderr(): string;
+	/** The command's own process id (the group's leader is its guard). */
+	commandPid(): Promise<number | undefined>;
+	stop(graceMs?: number): Promise<void>;
+}
 
 export function freePort(): Promise<number>;
 export function cleanEnv(extra?: Record<string, string>): NodeJS.ProcessEnv;

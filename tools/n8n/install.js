@@ -1,0 +1,197 @@
+'use strict';
+
+/**
+ * The pinned n8n versions and the Node.js some of them run on: each a harness folder in
+ * tools/n8n/versions (a package.json and its lockfile), installed once into a cache folder
+ * outside the repo with `npm ci`, and the environment a process of that version runs in.
+ */
+
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { cleanEnv, runProcess } = require('../processes');
+
+/** The harness folders: n8n-<version> and node-<major>. */
+const HARNESS_DIR = path.join(__dirname, 'versions');
+
+/** The versions in tools/n8n/versions; the e2e suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
+const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50', '2.41.1'];
+
+function requestedVersions() {
+	const raw = process.env.N8N_E2E_VERSIONS;
+	const versions = raw ? raw.split(',').map((v) => v.trim()).filter(Boolean) : SUPPORTED_VERSIONS;
+	for (const version of versions) {
+		if (!fs.existsSync(path.join(HARNESS_DIR, `n8n-${version}`, 'package.json'))) {
+			throw new Error(`No harness for n8n ${version}: expected tools/n8n/versions/n8n-${version}/package.json`);
+		}
+	}
+	return versions;
+}
+
+function cacheRoot() {
+	return process.env.N8N_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-voice-assistant');
+}
+
+function installDir(version) {
+	return path.join(cacheRoot(), `n8n-${version}`);
+}
+
+function n8nBin(version) {
+	return path.join(installDir(version), 'node_modules', '.bin', 'n8n');
+}
+
+/**
+ * How a harness folder installs (its package.json's `e2eHarness`): `node` names the harness of
+ * the Node.js it runs on (none: the Node running the suite), `installScripts: false` installs
+ * without them and `rebuild` lists the packages whose scripts run afterwards.
+ */
+function harnessOptions(name) {
+	return JSON.parse(fs.readFileSync(path.join(HARNESS_DIR, name, 'package.json'), 'utf8')).e2eHarness ?? {};
+}
+
+/** The folder holding the `node` binary of a Node.js harness (tools/n8n/versions/node-*). */
+function nodeBinDir(runtime) {
+	return path.join(cacheRoot(), runtime, 'node_modules', 'node', 'bin');
+}
+
+/**
+ * The environment of a process of this n8n version: its Node.js first in PATH when it needs
+ * another one than the suite's (n8n's bin runs `env node`, and n8n starts its task runner as
+ * `node` from PATH).
+ */
+function runtimeEnv(version, env) {
+	const { node } = harnessOptions(`n8n-${version}`);
+	return node ? { ...env, PATH: `${nodeBinDir(node)}${path.delimiter}${env.PATH ?? ''}` } : env;
+}
+
+/** The n8n version a binary from n8nBin() belongs to. */
+function versionOfBin(bin) {
+	return path.basename(path.resolve(bin, '..', '..', '..')).replace(/^n8n-/, '');
+}
+
+/** What `n8n --version` prints in an install folder, or undefined when it does not run. */
+async function installedVersion(dir, version = path.basename(dir).replace(/^n8n-/, '').replace(/\.partial-\d+$/, '')) {
+	const bin = path.join(dir, 'node_modules', '.bin', 'n8n');
+	if (!fs.existsSync(bin)) return undefined;
+	const env = runtimeEnv(version, cleanEnv());
+	const result = await runProcess(bin, ['--version'], { env, timeoutMs: 120_000, name: 'n8n-version' });
+	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
+}
+
+/** Side folders of installs whose process is gone (interrupted with Ctrl-C, say). */
+function removeAbandonedInstalls(dir) {
+	const parent = path.dirname(dir);
+	if (!fs.existsSync(parent)) return;
+	for (const entry of fs.readdirSync(parent)) {
+		const match = entry.startsWith(`${path.basename(dir)}.partial-`) && /\.partial-(\d+)$/.exec(entry);
+		if (!match) continue;
+		let alive = true;
+		try {
+			process.kill(Number(match[1]), 0);
+		} catch {
+			alive = false;
+		}
+		if (!alive) fs.rmSync(path.join(parent, entry), { recursive: true, force: true });
+	}
+}
+
+/** Size of a folder in MB (`du`), for progress lines; undefined while it cannot be read. */
+async function folderMegabytes(dir) {
+	const result = await runProcess('du', ['-sm', dir], { timeoutMs: 60_000, name: 'du' });
+	const megabytes = Number.parseInt(result.stdout, 10);
+	return Number.isFinite(megabytes) ? megabytes : undefined;
+}
+
+/**
+ * Installs a harness folder (its committed package.json and lockfile) into the cache with
+ * `npm ci`, unless `isReady(dir)` says the cached copy is good. The install goes to a side
+ * folder renamed when complete, so a broken install is never reused; progress lines say the
+ * phase and the megabytes written so far.
+ */
+async function installHarness(name, { env, isReady, expectedMegabytes, expectedTime }, log) {
+	const dir = path.join(cacheRoot(), name);
+	if (await isReady(dir)) return dir;
+	const harness = path.join(HARNESS_DIR, name);
+	removeAbandonedInstalls(dir);
+	const partial = `${dir}.partial-${process.pid}`;
+	fs.rmSync(partial, { recursive: true, force: true });
+	fs.mkdirSync(partial, { recursive: true });
+	for (const file of ['package.json', 'package-lock.json']) {
+		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
+		fs.copyFileSync(path.join(harness, file), path.join(partial, file));
+	}
+	const { installScripts = true, rebuild = [] } = harnessOptions(name);
+	const steps = [
+		['download and unpack', ['ci', `--ignore-scripts=${!installScripts}`, '--audit=false', '--fund=false', '--no-progress']],
+		...(rebuild.length ? [['build native modules', ['rebuild', ...rebuild]]] : []),
+	];
+	log(`Installing ${name} into ${dir} (first time only: ${expectedTime}, ~${expectedMegabytes} MB)...`);
+	const started = Date.now();
+	for (const [phase, args] of steps) {
+		const heartbeat = setInterval(async () => {
+			const megabytes = await folderMegabytes(partial);
+			const seconds = Math.round((Date.now() - started) / 1000);
+			log(`  ...${name}: ${phase}, ${seconds} s, ${megabytes ?? '?'} of ~${expectedMegabytes} MB written`);
+		}, 30_000);
+		let result;
+		try {
+			// cwd is the cache folder, so the repo's .npmrc (ignore-scripts=true) does not apply.
+			result = await runProcess('npm', args, { cwd: partial, env, timeoutMs: 30 * 60_000, logDir: partial, name: `npm-${args[0]}` });
+		} finally {
+			clearInterval(heartbeat);
+		}
+		if (result.code !== 0) {
+			const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
+			throw new Error(`npm ${args[0]} of ${name} failed (code ${result.code}); logs in ${partial}:\n${tail}`);
+		}
+	}
+	if (!(await isReady(partial))) throw new Error(`${name} in ${partial} does not run after its install`);
+	fs.rmSync(dir, { recursive: true, force: true });
+	try {
+		fs.renameSync(partial, dir);
+	} catch (error) {
+		// Another process finished the same install first: use that one.
+		if (!(await isReady(dir))) throw error;
+		fs.rmSync(partial, { recursive: true, force: true });
+	}
+	log(`Installed ${name} in ${Math.round((Date.now() - started) / 1000)} s`);
+	return dir;
+}
+
+/** Makes sure a Node.js harness (node-24...) is in the cache; returns the folder of its binary. */
+async function ensureRuntime(runtime, log) {
+	const isReady = async (dir) => {
+		const bin = path.join(dir, 'node_modules', 'node', 'bin', 'node');
+		if (!fs.existsSync(bin)) return false;
+		const result = await runProcess(bin, ['--version'], { timeoutMs: 60_000, name: 'node-version' });
+		return result.code === 0;
+	};
+	await installHarness(runtime, { env: cleanEnv(), isReady, expectedMegabytes: 190, expectedTime: 'seconds' }, log);
+	return nodeBinDir(runtime);
+}
+
+/**
+ * Makes sure the pinned n8n (and the Node.js it needs) is installed in the cache and returns
+ * its `n8n` binary. A cold install takes minutes and ~2.3 GB.
+ */
+async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
+	const name = `n8n-${version}`;
+	if (!fs.existsSync(path.join(HARNESS_DIR, name, 'package.json'))) throw new Error(`No harness for n8n ${version}`);
+	const { node } = harnessOptions(name);
+	if (node) await ensureRuntime(node, log);
+	const isReady = async (dir) => (await installedVersion(dir, version)) === version;
+	await installHarness(name, { env: runtimeEnv(version, cleanEnv()), isReady, expectedMegabytes: 2300, expectedTime: '5-10 minutes' }, log);
+	return n8nBin(version);
+}
+
+module.exports = {
+	SUPPORTED_VERSIONS,
+	cacheRoot,
+	ensureN8n,
+	installDir,
+	installedVersion,
+	n8nBin,
+	requestedVersions,
+	runtimeEnv,
+	versionOfBin,
+};

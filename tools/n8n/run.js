@@ -1,0 +1,132 @@
+'use strict';
+
+/**
+ * n8n processes of a pinned version on one user folder: a CLI command to completion
+ * (`n8n import:*`, `n8n execute`), or `n8n start` until its editor answers. Each process gets
+ * fresh ports on 127.0.0.1, the fixed encryption key and nothing that phones home.
+ */
+
+const { cleanEnv, freePort, runProcess, sleep, startProcess } = require('../processes');
+const { runtimeEnv, versionOfBin } = require('./install');
+
+/** Fixed so that imported credentials can be decrypted by every later n8n process. */
+const ENCRYPTION_KEY = 'voice-assistant-e2e-fixed-encryption-key';
+
+/** The environment of every n8n process: isolated user folder, loopback only, nothing phoning home. */
+function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
+	return cleanEnv({
+		N8N_USER_FOLDER: userFolder,
+		N8N_ENCRYPTION_KEY: ENCRYPTION_KEY,
+		N8N_LOG_LEVEL: 'info',
+		DB_TYPE: 'sqlite',
+		N8N_HOST: '127.0.0.1',
+		N8N_LISTEN_ADDRESS: '127.0.0.1',
+		N8N_PORT: String(port),
+		N8N_PROTOCOL: 'http',
+		N8N_RUNNERS_BROKER_PORT: String(brokerPort),
+		N8N_SECURE_COOKIE: 'false',
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_TEMPLATES_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'true',
+		...extra,
+	});
+}
+
+/** A fresh pair of ports per n8n process: n8n's own and its task broker's. */
+async function freshEnv(bin, userFolder, extra) {
+	return runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra }));
+}
+
+/** The end of a command's output, for error messages. */
+const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-4000)}`;
+
+/** Runs one n8n CLI command to completion; throws with its output when it fails. */
+async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false } = {}) {
+	const result = await runProcess(bin, args, {
+		env: await freshEnv(bin, userFolder),
+		timeoutMs,
+		name: `n8n-${args[0].replace(/[^a-z-]/gi, '-')}`,
+	});
+	if (!allowFailure && (result.code !== 0 || result.timedOut)) {
+		const how = `code ${result.code}${result.timedOut ? ', timed out' : ''}`;
+		throw new Error(`n8n ${args.join(' ')} failed (${how}):\n${tail(result)}`);
+	}
+	return result;
+}
+
+/**
+ * The run data `n8n execute --rawOutput` prints through the logger: the pretty-printed JSON
+ * from the first line that is exactly "{" to the next line that is exactly "}".
+ * Success and failure both print it (on failure after "Execution error:").
+ */
+function parseExecuteOutput(stdout) {
+	const lines = stdout.split('\n');
+	const start = lines.indexOf('{');
+	if (start === -1) return undefined;
+	const end = lines.indexOf('}', start);
+	if (end === -1) return undefined;
+	return JSON.parse(lines.slice(start, end + 1).join('\n'));
+}
+
+/**
+ * `n8n execute --id=… --rawOutput` to completion, unparsed; `onStart` gets the n8n process id
+ * as soon as it runs (the benchmark samples its memory).
+ */
+async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000, onStart } = {}) {
+	return runProcess(bin, ['execute', `--id=${id}`, '--rawOutput'], {
+		env: await freshEnv(bin, userFolder),
+		timeoutMs,
+		name: 'n8n-execute',
+		onStart: onStart && (async (proc) => onStart(await proc.commandPid())),
+	});
+}
+
+/** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. */
+async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000 } = {}) {
+	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true });
+	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
+	const run = parseExecuteOutput(result.stdout);
+	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${tail(result)}`);
+	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr };
+}
+
+/**
+ * Starts `n8n start` and waits until it is ready; returns its URL and a stop function. Ready
+ * means our process printed "Editor is now accessible" and /rest/settings answers: a port taken
+ * by someone else in the meantime could otherwise answer for it. If n8n lost the race for its
+ * port, it is started again on another one (unless the port was asked for).
+ */
+async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
+	for (let attempt = 1; ; attempt++) {
+		const listenPort = port ?? (await freePort());
+		const env = runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }));
+		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
+		const url = `http://127.0.0.1:${listenPort}`;
+		const deadline = Date.now() + 180_000;
+		let exited = false;
+		proc.exited.then(() => (exited = true));
+		for (;;) {
+			if (exited) {
+				const output = `${proc.readStdout()}\n${proc.readStderr()}`;
+				if (port === undefined && attempt < 3 && output.includes('already in use')) break;
+				throw new Error(`n8n start exited early:\n${output.slice(-6000)}`);
+			}
+			if (Date.now() > deadline) {
+				await proc.stop();
+				throw new Error(`n8n start did not become ready within 180 s:\n${proc.readStdout().slice(-3000)}`);
+			}
+			if (proc.readStdout().includes('Editor is now accessible')) {
+				try {
+					const response = await fetch(`${url}/rest/settings`);
+					if (response.ok && !exited) return { url, proc, stop: () => proc.stop(20_000) };
+				} catch {}
+			}
+			await sleep(250);
+		}
+	}
+}
+
+module.exports = { ENCRYPTION_KEY, executeWorkflow, executeWorkflowProcess, n8nCli, parseExecuteOutput, startN8n };
