@@ -1,10 +1,11 @@
 /**
  * Building blocks of the e2e suite: workflow JSON for `n8n import:workflow`, reading the run
- * data `n8n execute` prints, and an independent check of every request against the API spec.
+ * data `n8n execute` prints, and a check of every request against the API spec as the simulator
+ * reads it (not the node's schemas).
  */
 import fs from 'fs';
 import path from 'path';
-import type { RecordedRequest } from '../simulator';
+import { apiKeyProblem, requestProblem, type RecordedRequest } from '../simulator';
 import { installPackage, n8nCli, type N8nItem, type N8nRun } from '../../tools/n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../tools/package-names';
 import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
@@ -232,89 +233,18 @@ export function pairedIndex(item: N8nItem): number | undefined {
 	return paired?.item;
 }
 
-/** What the spec allows per endpoint (voice-assistant-api.md, Endpoints). */
-const ENDPOINTS: Record<string, { body?: (body: any) => string[]; id: boolean }> = {
-	'GET /api/v1/user/listAssistant': { id: false },
-	'POST /api/v1/playground/call': { id: false, body: playgroundCallProblems },
-	'POST /api/v1/knowledgeBase/create': { id: false, body: knowledgeBaseProblems },
-	'PUT /api/v1/knowledgeBase/update': { id: true, body: knowledgeBaseProblems },
-	'PUT /api/v1/segment/contact/update': { id: true, body: segmentContactProblems },
-};
-
-const isText = (value: unknown) => typeof value === 'string' && value.trim() !== '';
-
-function fieldProblems(body: any, required: string[], optional: string[] = []): string[] {
-	if (!body || typeof body !== 'object' || Array.isArray(body)) return ['body is not a JSON object'];
-	const problems = required.filter((field) => !(field in body)).map((field) => `${field} is missing`);
-	const allowed = [...required, ...optional];
-	problems.push(...Object.keys(body).filter((key) => !allowed.includes(key)).map((key) => `${key} is not in the spec`));
-	return problems;
-}
-
-function playgroundCallProblems(body: any): string[] {
-	const fields = ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id'];
-	const problems = fieldProblems(body, [...fields, 'phone_number']);
-	if (problems.length) return problems;
-	problems.push(...fields.filter((field) => !isText(body[field])).map((field) => `${field} is not text`));
-	if (!Array.isArray(body.phone_number) || !body.phone_number.length || !body.phone_number.every(isText)) {
-		problems.push('phone_number is not a non-empty list of phone numbers');
-	}
-	return problems;
-}
-
-function knowledgeBaseProblems(body: any): string[] {
-	const problems = fieldProblems(body, ['title', 'language', 'data']);
-	if (problems.length) return problems;
-	if (!isText(body.title)) problems.push('title is not text');
-	if (body.language !== 'en') problems.push('language is not en');
-	if (!Array.isArray(body.data)) return [...problems, 'data is not a list'];
-	body.data.forEach((pair: any, i: number) => {
-		const pairProblems = fieldProblems(pair, ['question', 'answer']);
-		if (!pairProblems.length && !(isText(pair.question) && isText(pair.answer))) pairProblems.push('question or answer is not text');
-		problems.push(...pairProblems.map((problem) => `data[${i}]: ${problem}`));
-	});
-	return problems;
-}
-
-function segmentContactProblems(body: any): string[] {
-	const required = ['first_name', 'last_name', 'phone'];
-	const optional = ['email', 'description', 'job_title', 'lifecycle_stage', 'lead_status'];
-	const problems = fieldProblems(body, required, optional);
-	if (problems.length) return problems;
-	problems.push(...required.filter((field) => !isText(body[field])).map((field) => `${field} is not text`));
-	problems.push(...optional.filter((field) => field in body && typeof body[field] !== 'string').map((field) => `${field} is not text`));
-	return problems;
-}
-
 /**
- * Everything about a recorded request that differs from the spec: endpoint, x-api-key,
- * Content-Type and JSON body, the id query parameter. Also flags requests the simulator
- * (an independent reading of the spec) did not accept, unless their answer was canned.
+ * Everything about a recorded request that differs from the spec, as the simulator reads it
+ * (test/simulator/rules.js, independent of the node's schemas): endpoint and method, x-api-key,
+ * Content-Type and JSON body, the id query parameter and no other. Every request is checked,
+ * canned answers included (the simulator gives those without checking). Also flags requests
+ * the simulator did not accept, unless their answer was canned.
  */
 export function specProblems(request: RecordedRequest): string[] {
-	const where = `${request.method} ${request.path}`;
-	const endpoint = ENDPOINTS[where];
-	if (!endpoint) return [`${where}: not an endpoint of the spec`];
-	const problems: string[] = [];
-	if (request.headers['x-api-key'] !== API_KEY) problems.push('x-api-key header is missing or wrong');
-	const query = Object.keys(request.query);
-	if (endpoint.id) {
-		if (!isText(request.query.id)) problems.push('id query parameter is missing');
-		if (query.some((key) => key !== 'id')) problems.push(`unexpected query parameters: ${query.join(', ')}`);
-	} else if (query.length) problems.push(`unexpected query parameters: ${query.join(', ')}`);
-	if (endpoint.body) {
-		const contentType = String(request.headers['content-type'] ?? '').split(';')[0].trim();
-		if (contentType !== 'application/json') problems.push(`content-type is "${contentType}", not application/json`);
-		let body: unknown;
-		try {
-			body = JSON.parse(request.rawBody);
-		} catch {
-			problems.push('body is not JSON');
-		}
-		if (body !== undefined) problems.push(...endpoint.body(body));
-	} else if (request.rawBody !== '') problems.push('a body was sent to an endpoint without one');
+	const where = `${request.method} ${request.path}${request.query.id ? `?id=${request.query.id}` : ''}`;
+	const problems = [apiKeyProblem(request.headers, API_KEY), requestProblem(request)?.message];
 	if (!request.canned && request.outcome !== 'applied') problems.push(`the simulator answered ${request.status} (${request.outcome})`);
-	return problems.map((problem) => `${where}${request.query.id ? `?id=${request.query.id}` : ''}: ${problem}`);
+	return problems.filter((problem): problem is string => !!problem).map((problem) => `${where}: ${problem}`);
 }
 
 export const byKey = <T>(key: (value: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));

@@ -149,6 +149,19 @@ export interface Simulator {
 
 export function createSimulator(options: SimulatorOptions): Promise<Simulator>;
 
+/**
+ * The simulator's reading of the spec for one request (rules.js), as it answers: an unknown
+ * path (404), another method (405, with Allow), a body not declared JSON (415), then 400 for an
+ * empty or malformed body, a body sent to an endpoint without one, a missing id, another query
+ * parameter, or the body's first failing field. Null when the request is what the spec asks.
+ */
+export function requestProblem(
+	request: Pick<RecordedRequest, 'method' | 'path' | 'query' | 'headers' | 'rawBody'>,
+): { status: number; message: string; headers?: Record<string, string> } | null;
+
+/** Null when x-api-key is `expected`, else what is wrong. */
+export function apiKeyProblem(headers: IncomingHttpHeaders, expected: string): string | null;
+
 export function defaultAssistants(): Array<Record<string, unknown>>;
 export function defaultKnowledgeBases(): Record<string, KnowledgeBase>;
 export const OPT_OUT_SCRIPT: string;

@@ -13,6 +13,7 @@
 
 const http = require('http');
 const { dispatch } = require('./routes');
+const { apiKeyProblem, requestProblem } = require('./rules');
 const { createStore } = require('./store');
 const { TokenBucket, Chaos } = require('./limits');
 const { readBody, sendJson, sendRaw } = require('./http-util');
@@ -239,7 +240,7 @@ async function createSimulator(options) {
 				return sendJson(res, canned.status, body, canned.headers);
 			}
 
-			if (req.headers['x-api-key'] !== options.apiKey) {
+			if (apiKeyProblem(req.headers, options.apiKey)) {
 				return reply(401, 'rejected', { message: 'Invalid or missing API key' });
 			}
 
@@ -331,6 +332,8 @@ async function createSimulator(options) {
 
 module.exports = {
 	createSimulator,
+	apiKeyProblem,
+	requestProblem,
 	defaultAssistants,
 	defaultKnowledgeBases,
 	OPT_OUT_SCRIPT,

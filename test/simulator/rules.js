@@ -2,9 +2,13 @@
 
 /**
  * Request validation, read directly from voice-assistant-api.md (deliberately
- * independent of the node's own schemas). Each check returns null when valid,
- * or a message "<field>: <rule>" naming the first failing field. Fields are
- * checked in the order of the spec's tables, then unknown keys.
+ * independent of the node's own schemas). Each body check returns null when
+ * valid, or a message "<field>: <rule>" naming the first failing field. Fields
+ * are checked in the order of the spec's tables, then unknown keys.
+ *
+ * requestProblem() checks a whole request (endpoint, method, Content-Type, JSON
+ * body, query) and apiKeyProblem() its key: the simulator answers with them,
+ * and the e2e suite checks every request n8n sent with them (test/e2e/helpers.ts).
  */
 
 const PLAYGROUND_CALL_FIELDS = [
@@ -151,7 +155,79 @@ function segmentContact(body) {
 	return onlyKnownKeys(body, [...CONTACT_REQUIRED_FIELDS, ...CONTACT_OPTIONAL_FIELDS]);
 }
 
+/**
+ * The endpoints of the spec by path: the method, the rule of the JSON body (none: the
+ * endpoint takes no body) and whether the `id` query parameter is required. No endpoint
+ * takes any other query parameter.
+ * @type {Record<string, { method: string, body?: (body: unknown) => string | null, needsId: boolean }>}
+ */
+const ENDPOINTS = {
+	'/api/v1/user/listAssistant': { method: 'GET', needsId: false },
+	'/api/v1/playground/call': { method: 'POST', body: playgroundCall, needsId: false },
+	'/api/v1/knowledgeBase/create': { method: 'POST', body: knowledgeBase, needsId: false },
+	'/api/v1/knowledgeBase/update': { method: 'PUT', body: knowledgeBase, needsId: true },
+	'/api/v1/segment/contact/update': { method: 'PUT', body: segmentContact, needsId: true },
+};
+
+/** @param {string | string[] | undefined} contentType */
+function isJson(contentType) {
+	return String(contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+}
+
+/** Query parameters other than the endpoint's. @param {Record<string, string>} query @param {string[]} allowed */
+function onlyKnownQuery(query, allowed) {
+	const unknown = Object.keys(query).find((key) => !allowed.includes(key));
+	return unknown === undefined ? null : `${unknown}: is not a query parameter of this endpoint`;
+}
+
+/**
+ * The API key the credential sends in x-api-key.
+ * @param {import('http').IncomingHttpHeaders} headers @param {string} expected
+ */
+function apiKeyProblem(headers, expected) {
+	return headers['x-api-key'] === expected ? null : 'x-api-key: is missing or wrong';
+}
+
+/**
+ * What is wrong with a request by the spec, but its API key, as the answer the simulator
+ * gives: an unknown path (404), another method (405), a body not declared JSON (415), then
+ * 400 for an empty or malformed body, a body sent to an endpoint without one, a missing id,
+ * another query parameter, or the body's first failing field. Null when nothing is wrong.
+ * @param {{ method: string, path: string, query: Record<string, string>, headers: import('http').IncomingHttpHeaders, rawBody: string }} request
+ * @returns {{ status: number, message: string, headers?: Record<string, string> } | null}
+ */
+function requestProblem({ method, path, query, headers, rawBody }) {
+	const endpoint = has(ENDPOINTS, path) ? ENDPOINTS[path] : undefined;
+	if (!endpoint) return { status: 404, message: 'Not found' };
+	if (endpoint.method !== method) {
+		return { status: 405, message: 'Method not allowed', headers: { allow: endpoint.method } };
+	}
+	const badRequest = (message) => ({ status: 400, message });
+	let body;
+	if (endpoint.body) {
+		if (!isJson(headers['content-type'])) {
+			return { status: 415, message: 'Content-Type must be application/json' };
+		}
+		if (rawBody.trim() === '') return badRequest('body: must be a JSON object');
+		try {
+			body = JSON.parse(rawBody);
+		} catch {
+			return badRequest('Malformed JSON body');
+		}
+	} else if (rawBody !== '') {
+		return badRequest('body: this endpoint takes none');
+	}
+	const error =
+		(endpoint.needsId ? requiredId(query) : null) ||
+		onlyKnownQuery(query, endpoint.needsId ? ['id'] : []) ||
+		(endpoint.body ? endpoint.body(body) : null);
+	return error ? badRequest(error) : null;
+}
+
 module.exports = {
+	ENDPOINTS,
+	apiKeyProblem,
+	requestProblem,
 	PLAYGROUND_CALL_FIELDS,
 	KNOWLEDGE_BASE_FIELDS,
 	CONTACT_REQUIRED_FIELDS,

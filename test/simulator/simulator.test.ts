@@ -3,10 +3,13 @@ import { once } from 'events';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs';
 import { tmpdir } from 'os';
 import { join } from 'path';
+import http from 'http';
 import { createInterface } from 'readline';
 
 import {
+	apiKeyProblem,
 	createSimulator,
+	requestProblem,
 	OPT_OUT_SCRIPT,
 	SEEDED_KNOWLEDGE_BASE_IDS,
 	type Simulator,
@@ -173,7 +176,7 @@ describe('simulator', () => {
 			for (const a of linked) expect(sim.data.knowledgeBases[a.knowledge_base_Id]).toBeDefined();
 		});
 
-		it('records the request', async () => {
+		it('records the request, a refused one too', async () => {
 			await call(sim, 'GET', `${LIST_PATH}?page=2`);
 			expect(sim.requests).toHaveLength(1);
 			const [record] = sim.requests;
@@ -183,8 +186,8 @@ describe('simulator', () => {
 				query: { page: '2' },
 				rawBody: '',
 				body: undefined,
-				status: 200,
-				outcome: 'applied',
+				status: 400,
+				outcome: 'rejected',
 			});
 			expect(record.headers['x-api-key']).toBe(KEY);
 			expect(typeof record.receivedAt).toBe('number');
@@ -302,6 +305,9 @@ describe('simulator', () => {
 			['PUT', `${CONTACT_PATH}?id=c1`, 'numeric job_title', { ...contactBody, job_title: 3 }, 'job_title: must be a string'],
 			['PUT', `${CONTACT_PATH}?id=c1`, 'null lead_status', { ...contactBody, lead_status: null }, 'lead_status: must be a string'],
 			['PUT', `${CONTACT_PATH}?id=c1`, 'unknown key', { ...contactBody, company: 'ACME' }, 'company: is not an allowed field'],
+			['PUT', `${CONTACT_PATH}?id=c1&dryRun=1`, 'another query parameter', contactBody, 'dryRun: is not a query parameter of this endpoint'],
+			['POST', `${PLAYGROUND_PATH}?id=c1`, 'an id query parameter', playgroundBody, 'id: is not a query parameter of this endpoint'],
+			['GET', `${LIST_PATH}?page=2`, 'a query parameter', undefined, 'page: is not a query parameter of this endpoint'],
 		];
 
 		it.each(cases)('%s %s rejects %s with 400', async (method, path, _label, body, message) => {
@@ -310,12 +316,15 @@ describe('simulator', () => {
 			expect(answer.json).toEqual({ message });
 			expect(sim.ledger.applied).toHaveLength(0);
 			expect(sim.requests[0].outcome).toBe('rejected');
+			// The e2e suite reads recorded requests with the same check.
+			expect(requestProblem(sim.requests[0])).toEqual({ status: 400, message });
 		});
 
 		it('answers 415 to a body that is not declared JSON', async () => {
 			const answer = await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody, contentType: 'text/plain' });
 			expect(answer.status).toBe(415);
 			expect(sim.ledger.applied).toHaveLength(0);
+			expect(requestProblem(sim.requests[0])).toEqual({ status: 415, message: 'Content-Type must be application/json' });
 		});
 
 		it('accepts a charset parameter on the content type', async () => {
@@ -337,6 +346,38 @@ describe('simulator', () => {
 			const answer = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { rawBody: '' });
 			expect(answer.status).toBe(400);
 			expect(answer.json).toEqual({ message: 'body: must be a JSON object' });
+		});
+
+		it('answers 400 to a body sent to an endpoint without one', async () => {
+			const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
+				const request = http.request(`${sim.url}${LIST_PATH}`, { method: 'GET', headers: { 'x-api-key': KEY, 'content-length': '2' } }, (res) => {
+					let text = '';
+					res.on('data', (chunk) => (text += chunk));
+					res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+				});
+				request.on('error', reject);
+				request.end('{}');
+			});
+			expect(answer.status).toBe(400);
+			expect(JSON.parse(answer.text)).toEqual({ message: 'body: this endpoint takes none' });
+		});
+
+		it('has no problem with a request of each endpoint as the spec asks (the check the e2e suite runs)', async () => {
+			const valid: Array<[string, string, unknown]> = [
+				['GET', LIST_PATH, undefined],
+				['POST', PLAYGROUND_PATH, playgroundBody],
+				['POST', KB_CREATE_PATH, knowledgeBaseBody],
+				['PUT', `${KB_UPDATE_PATH}?id=${SEEDED_KNOWLEDGE_BASE_IDS.solarFaq}`, knowledgeBaseBody],
+				['PUT', `${CONTACT_PATH}?id=c1`, { ...contactBody, email: 'grace@example.com', lead_status: '' }],
+			];
+			for (const [method, path, body] of valid) await call(sim, method, path, { body });
+			expect(sim.requests.map((request) => request.status)).toEqual([200, 200, 200, 200, 200]);
+			for (const request of sim.requests) {
+				expect(requestProblem(request)).toBeNull();
+				expect(apiKeyProblem(request.headers, KEY)).toBeNull();
+			}
+			expect(apiKeyProblem(sim.requests[0].headers, 'another key')).toBe('x-api-key: is missing or wrong');
+			expect(apiKeyProblem({}, KEY)).toBe('x-api-key: is missing or wrong');
 		});
 
 		it('answers 404 to an unknown path and 405 to a wrong method', async () => {
