@@ -15,7 +15,7 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const autocannon = require('autocannon');
-const { buildAndPack, ensureN8n, installPackage, n8nCli, parseExecuteOutput, executeWorkflowProcess } =
+const { buildAndPack, ensureN8n, importIntoN8n, installPackage, parseExecuteOutput, executeWorkflowProcess } =
 	require('../tools/n8n');
 const { startSimulatorProcess } = require('../tools/simulator-process');
 const { sleep } = require('../tools/processes');
@@ -79,9 +79,7 @@ async function loadToolRow(sim, count) {
 /** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
 async function n8nRow(ctx, sim, { id, target, count, options }) {
 	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options });
-	const file = path.join(ctx.dir, `${id}.json`);
-	fs.writeFileSync(file, JSON.stringify(workflow));
-	await n8nCli(ctx.bin, ['import:workflow', `--input=${file}`], ctx.userFolder);
+	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
 	await sim.reset();
 
 	const started = Date.now();
@@ -172,15 +170,12 @@ async function main() {
 	installProbe(userFolder);
 
 	const sim = await startSimulatorProcess({ apiKey: API_KEY, logDir: dir });
-	const credentialsFile = path.join(dir, 'credentials.json');
-	fs.writeFileSync(
-		credentialsFile,
-		JSON.stringify([
+	await importIntoN8n(bin, userFolder, {
+		credentials: [
 			{ ...CREDENTIALS.voiceAssistant, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
 			{ ...CREDENTIALS.probe, type: 'benchProbeApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-		]),
-	);
-	await n8nCli(bin, ['import:credentials', `--input=${credentialsFile}`], userFolder);
+		],
+	});
 	const ctx = { bin, userFolder, dir };
 	const rows = [];
 	const record = async (name, count, run, extra = {}) => {

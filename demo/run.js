@@ -20,9 +20,9 @@ const {
 	buildAndPack,
 	ensureN8n,
 	getWithCookie,
+	importIntoN8n,
 	installPackage,
 	login,
-	n8nCli,
 	setupOwner,
 	startN8n,
 } = require('../tools/n8n');
@@ -62,21 +62,16 @@ function newExamples() {
 	return fs
 		.readdirSync(EXAMPLES_DIR)
 		.filter((file) => file.endsWith('.json'))
-		.map((file) => ({ file, id: JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')).id }))
+		.map((file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')))
 		.filter(({ id }) => !done.includes(id));
 }
 
 async function importExamples(bin) {
 	const examples = newExamples();
 	if (!examples.length) return;
-	const dir = path.join(DEMO_DIR, 'import');
-	fs.rmSync(dir, { recursive: true, force: true });
-	fs.mkdirSync(dir, { recursive: true });
-	for (const { file } of examples) fs.copyFileSync(path.join(EXAMPLES_DIR, file), path.join(dir, file));
-	await n8nCli(bin, ['import:workflow', '--separate', `--input=${dir}`], USER_FOLDER);
+	await importIntoN8n(bin, USER_FOLDER, { workflows: examples });
 	const done = fs.existsSync(IMPORTED_FILE) ? JSON.parse(fs.readFileSync(IMPORTED_FILE, 'utf8')) : [];
 	fs.writeFileSync(IMPORTED_FILE, JSON.stringify([...done, ...examples.map(({ id }) => id)], null, 2));
-	fs.rmSync(dir, { recursive: true, force: true });
 	log(`Imported ${examples.length} example workflow(s)`);
 }
 
@@ -128,10 +123,8 @@ async function main() {
 	log(`API simulator on ${started.sim.url} (data in ${path.relative(REPO_ROOT, DATA_FILE)})`);
 
 	// The credential is imported on every run: it follows the simulator's address.
-	const credentialFile = path.join(DEMO_DIR, 'credential.json');
-	fs.writeFileSync(credentialFile, JSON.stringify([{ ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: started.sim.url } }]));
-	await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], USER_FOLDER);
-	fs.rmSync(credentialFile);
+	const credential = { ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: started.sim.url } };
+	await importIntoN8n(bin, USER_FOLDER, { credentials: [credential] });
 	await importExamples(bin);
 
 	log(`Starting n8n ${VERSION}...`);

@@ -18,8 +18,8 @@ const {
 	buildAndPack,
 	ensureN8n,
 	executeWorkflow,
+	importIntoN8n,
 	installPackage,
-	n8nCli,
 } = require('../tools/n8n');
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
 const { startSimulatorProcess } = require('../tools/simulator-process');
@@ -56,10 +56,8 @@ async function main() {
 		const data = sim ? { baseUrl: sim.url, apiKey: 'example-api-key' } : { baseUrl, apiKey };
 		log(`Credential "${credentialOf(workflow).name}" -> ${data.baseUrl}${sim ? ' (the API simulator)' : ''}`);
 
-		const credentialFile = path.join(work, 'credential.json');
-		fs.writeFileSync(credentialFile, JSON.stringify([{ ...credentialOf(workflow), type: CREDENTIAL_TYPE, data }]));
-		await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-		await n8nCli(bin, ['import:workflow', `--input=${workflowFile}`], userFolder);
+		const credential = { ...credentialOf(workflow), type: CREDENTIAL_TYPE, data };
+		await importIntoN8n(bin, userFolder, { credentials: [credential], workflows: [workflow] });
 
 		log(`Running "${workflow.name}" in n8n ${version} (n8n execute)...`);
 		const { code, run } = await executeWorkflow(bin, workflow.id, userFolder);

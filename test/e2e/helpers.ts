@@ -6,7 +6,7 @@
 import fs from 'fs';
 import path from 'path';
 import { apiKeyProblem, requestProblem, type RecordedRequest } from '../simulator';
-import { installPackage, n8nCli, type N8nItem, type N8nRun } from '../../tools/n8n';
+import { importIntoN8n, installPackage, type N8nItem, type N8nRun } from '../../tools/n8n';
 import { CREDENTIAL_TYPE, NODE_TYPE } from '../../tools/package-names';
 import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
 
@@ -54,17 +54,6 @@ export const simulatorCredential = (baseUrl: string) => ({
 	data: { apiKey: API_KEY, baseUrl },
 });
 
-/** Imports credentials (with their data) and workflows into an n8n user folder with the n8n CLI. */
-export async function importIntoN8n(bin: string, userFolder: string, credentials: object[], workflows: Workflow[]): Promise<void> {
-	const importDir = fs.mkdtempSync(path.join(userFolder, 'import-'));
-	fs.mkdirSync(path.join(importDir, 'workflows'));
-	const credentialFile = path.join(importDir, 'credentials.json');
-	fs.writeFileSync(credentialFile, JSON.stringify(credentials));
-	for (const wf of workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
-	await n8nCli(bin, ['import:credentials', `--input=${credentialFile}`], userFolder);
-	await n8nCli(bin, ['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`], userFolder);
-}
-
 /**
  * For one describe block: a user folder with the package, the credentials and the workflows
  * imported; the simulator reset before each test, and every request a test caused checked
@@ -82,7 +71,7 @@ export function useImportedN8n(
 	beforeAll(async () => {
 		userFolder = await userFolderWithPackage(name);
 		const { credentials, workflows } = imports();
-		await importIntoN8n(bin, userFolder, credentials, workflows);
+		await importIntoN8n(bin, userFolder, { credentials, workflows });
 	});
 	afterAll(() => {
 		removeUserFolder(userFolder);

@@ -27,12 +27,12 @@ import {
 	workflow,
 	type Workflow,
 	simulatorCredential,
-	importIntoN8n,
 	useImportedN8n,
 	useSimulatorProcess,
 } from './helpers';
 import {
 	executeWorkflow,
+	importIntoN8n,
 	getWithCookie,
 	installDir,
 	n8nBin,
@@ -641,7 +641,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			// 127.0.0.2 is not localhost, 127.0.0.1 or [::1]: for the credential, another machine.
 			const elsewhere = sim().url.replace('//127.0.0.1:', '//127.0.0.2:');
 			const credential = { ...simulatorCredential(elsewhere), ...plainHttpCredential };
-			await importIntoN8n(bin, installed.userFolder(), [credential], ownWorkflows);
+			await importIntoN8n(bin, installed.userFolder(), { credentials: [credential], workflows: ownWorkflows });
 		});
 
 		test('plain http:// to another machine is refused before the key is sent', async () => {

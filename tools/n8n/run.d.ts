@@ -35,6 +35,11 @@ export function n8nCli(
 	userFolder: string,
 	options?: { timeoutMs?: number; allowFailure?: boolean },
 ): Promise<ProcessResult>;
+export function importIntoN8n(
+	bin: string,
+	userFolder: string,
+	imports: { credentials?: object[]; workflows?: Array<{ id: string }> },
+): Promise<void>;
 export function parseExecuteOutput(stdout: string): N8nRun | undefined;
 export function executeWorkflow(
 	bin: string,

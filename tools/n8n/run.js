@@ -6,6 +6,9 @@
  * fresh ports on 127.0.0.1, the fixed encryption key and nothing that phones home.
  */
 
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
 const { cleanEnv, freePort, runProcess, sleep, startProcess } = require('../processes');
 const { runtimeEnv, versionOfBin } = require('./install');
 
@@ -55,6 +58,30 @@ async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure
 		throw new Error(`n8n ${args.join(' ')} failed (${how}):\n${tail(result)}`);
 	}
 	return result;
+}
+
+/**
+ * Imports credentials (with their data, as `n8n import:credentials` reads them) and workflows
+ * (`n8n import:workflow`, one file per workflow id) into a user folder, through files in a
+ * temporary folder that is removed afterwards.
+ */
+async function importIntoN8n(bin, userFolder, { credentials = [], workflows = [] }) {
+	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-n8n-import-'));
+	try {
+		if (credentials.length) {
+			const file = path.join(dir, 'credentials.json');
+			fs.writeFileSync(file, JSON.stringify(credentials));
+			await n8nCli(bin, ['import:credentials', `--input=${file}`], userFolder);
+		}
+		if (workflows.length) {
+			const workflowDir = path.join(dir, 'workflows');
+			fs.mkdirSync(workflowDir);
+			for (const wf of workflows) fs.writeFileSync(path.join(workflowDir, `${wf.id}.json`), JSON.stringify(wf));
+			await n8nCli(bin, ['import:workflow', '--separate', `--input=${workflowDir}`], userFolder);
+		}
+	} finally {
+		fs.rmSync(dir, { recursive: true, force: true });
+	}
 }
 
 /**
@@ -129,4 +156,12 @@ async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 	}
 }
 
-module.exports = { ENCRYPTION_KEY, executeWorkflow, executeWorkflowProcess, n8nCli, parseExecuteOutput, startN8n };
+module.exports = {
+	ENCRYPTION_KEY,
+	executeWorkflow,
+	executeWorkflowProcess,
+	importIntoN8n,
+	n8nCli,
+	parseExecuteOutput,
+	startN8n,
+};
