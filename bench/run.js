@@ -9,6 +9,7 @@
  *   npm run bench                  # all scenarios
  *   npm run bench -- --quick       # N = 1,000 only
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
+ *   npm run bench -- --help        # this text
  */
 
 const fs = require('fs');
@@ -159,6 +160,10 @@ function ratios(rows) {
 }
 
 async function main() {
+	if (args.has('--help')) {
+		log('npm run bench [-- --quick | --big]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
+		return;
+	}
 	const quick = args.has('--quick');
 	const counts = quick ? [1_000] : [1_000, 10_000];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-assistant-bench-'));
