@@ -16,7 +16,11 @@ export const API_KEY = 'e2e-api-key-5f2c1d';
 const WORK_DIR = process.env.VA_E2E_WORKDIR as string;
 export const TARBALL = process.env.VA_E2E_TARBALL as string;
 
-/** The API simulator as a separate process for the test file (unless `enabled` is false); returns a getter. */
+/**
+ * The API simulator as a separate process for the test file (unless `enabled` is false), as
+ * n8n's processes reach it; returns a getter. useImportedN8n resets it before each test. (The
+ * unit tests run it in process: useSimulator in test/helpers/simulator.ts.)
+ */
 export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
 	let sim: SimulatorProcess | undefined;
 	beforeAll(async () => {

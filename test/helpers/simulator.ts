@@ -2,8 +2,9 @@ import { createSimulator, type Simulator } from '../simulator';
 import { API_KEY } from './fixtures';
 
 /**
- * One simulator per test file on 127.0.0.1, started before the tests and closed after them;
- * each test starts with no recorded requests and no load modes. Returns a getter.
+ * One simulator per test file on 127.0.0.1, in this process, started before the tests and
+ * closed after them; each test starts with no recorded requests and no load modes. Returns a
+ * getter. (The e2e suite runs the same simulator as a process: useSimulatorProcess.)
  */
 export function useSimulator(): () => Simulator {
 	let sim: Simulator;
