@@ -69,5 +69,22 @@ export interface SimulatorProcess {
 	}>;
 	reset(): Promise<unknown>;
 	failNext(spec: { status: number; body?: unknown; headers?: Record<string, string>; times?: number; method?: string; path?: string; id?: string }): Promise<unknown>;
+	setOptions(modes: {
+		latencyMs?: number | null;
+		rateLimit?: { ratePerSec: number; burst?: number } | null;
+		chaos?: { rate429?: number; rate503?: number; rateReset?: number; seed?: number; retryAfterSeconds?: number } | null;
+	}): Promise<unknown>;
+	summary(): Promise<{
+		total: number;
+		maxInFlight: number;
+		byStatus: Record<string, number>;
+		p50Ms: number;
+		p99Ms: number;
+		firstAt?: number;
+		lastAt?: number;
+		appliedChanges: number;
+		distinctChanges: number;
+		duplicatedChanges: number;
+	}>;
 	stop(): Promise<void>;
 }

@@ -48,6 +48,10 @@ async function startSimulator({ apiKey, port = 0, dataFile, logDir }) {
 		data: () => control('GET', '/data'),
 		reset: () => control('POST', '/reset'),
 		failNext: (spec) => control('POST', '/fail-next', spec),
+		/** Load modes (rate limit, latency, chaos) while it runs: only the keys given change. */
+		setOptions: (modes) => control('POST', '/options', modes),
+		/** Counts by status, latency percentiles, applied/duplicated changes (small however many requests). */
+		summary: () => control('GET', '/summary'),
 		/** SIGTERM: the simulator saves its data file and exits. */
 		stop: () => proc.stop(10_000),
 	};
