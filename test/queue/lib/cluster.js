@@ -94,11 +94,21 @@ async function startCluster(options) {
 	const workerProcs = [];
 	let workerCount = 0;
 
-	/** Starts one more `n8n worker` and waits until its readiness check passes (database and Redis connected). */
-	async function startWorker() {
+	/**
+	 * Starts one more `n8n worker` and waits until its readiness check passes (database and Redis
+	 * connected). `ownUserFolder`: in a user folder of its own with the package installed, as a
+	 * new container from the same image would be (a worker that finds the event log of a dead
+	 * one in its user folder marks that one's executions as crashed when it starts).
+	 */
+	async function startWorker({ ownUserFolder = false } = {}) {
 		const index = ++workerCount;
 		const healthPort = await freePort();
-		const env = await freshEnv(bin, userFolder, {
+		let folder = userFolder;
+		if (ownUserFolder) {
+			folder = fs.mkdtempSync(path.join(workDir, `${name}-worker-${index}-`));
+			await installPackage(folder, tarball);
+		}
+		const env = await freshEnv(bin, folder, {
 			...settings,
 			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),

@@ -41,7 +41,7 @@ export interface Cluster {
 	timings: Record<string, number>;
 	main: RunningN8n;
 	workers: Worker[];
-	startWorker(): Promise<Worker>;
+	startWorker(options?: { ownUserFolder?: boolean }): Promise<Worker>;
 	webhookUrl(path: string): string;
 	executionsByWorker(): Record<string, string>;
 	killWorker(worker: Worker): Promise<void>;
