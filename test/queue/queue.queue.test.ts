@@ -6,6 +6,7 @@
  * "Scaling out".
  */
 import fs from 'fs';
+import net from 'net';
 import path from 'path';
 import {
 	API_KEY,
@@ -22,7 +23,7 @@ import {
 } from '../e2e/helpers';
 import type { N8nRun } from '../e2e/lib';
 import { n8nBin } from '../e2e/lib/n8n';
-import { sleep } from '../e2e/lib/processes';
+import { runProcess, sleep } from '../e2e/lib/processes';
 import type { Cluster, ExecutionRow, Executions, Postgres, Redis, Worker } from './lib';
 import { queueVersions, startCluster } from './lib/cluster';
 import { executionsOf, processedKeyHash } from './lib/executions';
@@ -42,7 +43,7 @@ const CALL_RATE_LIMIT = 20;
 const CALLS_EXAMPLE = 'call-each-contact-once.json';
 /** The example's Loop Over Items batch size (read from the example). */
 const CALL_BATCH = callExampleBatchSize();
-const CRASH_AFTER_CALLS = 40;
+const CRASH_AFTER_CALLS = 45;
 
 const CONTACT_PATH = '/api/v1/segment/contact/update';
 const BULK_WORKFLOW = 'vaQueueBulk01';
@@ -113,6 +114,8 @@ const sim = useSimulatorProcess();
 let redis: Redis | undefined;
 let postgres: Postgres | undefined;
 const servicesSeconds: number[] = [];
+/** Every process group and port the suite started, checked at the end. */
+const started: Array<{ what: string; pid: number; port?: number }> = [];
 
 beforeAll(async () => {
 	const started = Date.now();
@@ -125,6 +128,24 @@ beforeAll(async () => {
 afterAll(async () => {
 	await Promise.all([redis?.stop(), postgres?.stop()]);
 });
+
+/** Whether something accepts connections on 127.0.0.1:port. */
+function listening(port: number): Promise<boolean> {
+	return new Promise((resolve) => {
+		const socket = net.connect(port, '127.0.0.1');
+		socket.once('connect', () => (socket.destroy(), resolve(true)));
+		socket.once('error', () => resolve(false));
+	});
+}
+
+function groupAlive(pid: number): boolean {
+	try {
+		process.kill(-pid, 0);
+		return true;
+	} catch {
+		return false;
+	}
+}
 
 describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, PostgreSQL)', (version) => {
 	let cluster: Cluster;
@@ -218,6 +239,8 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	});
 
 	afterAll(async () => {
+		for (const worker of cluster?.workers ?? []) started.push({ what: `n8n ${version} ${worker.name}`, pid: worker.proc.pid, port: worker.healthPort });
+		if (cluster) started.push({ what: `n8n ${version} main`, pid: cluster.main.proc.pid, port: Number(new URL(cluster.main.url).port) });
 		await cluster?.stop();
 		figures.versionSeconds = seconds(Date.now() - suiteStarted);
 		fs.mkdirSync(RESULTS_DIR, { recursive: true });
@@ -395,4 +418,17 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		expect(places.filter(({ text }) => text.includes(API_KEY)).map(({ place }) => place)).toEqual([]);
 		figures.keyChecked = places.map(({ place, text }) => `${place}: ${Math.round(text.length / 1024)} KB`);
 	});
+});
+
+test('afterwards: Redis, PostgreSQL and every n8n process are stopped, their ports closed and their data folders gone', async () => {
+	const services = [redis as Redis, postgres as Postgres];
+	started.push(...services.map((service, i) => ({ what: ['redis-server', 'postgres'][i], pid: service.proc.pid, port: service.port })));
+	await Promise.all(services.map((service) => service.stop()));
+	expect(started.length).toBeGreaterThanOrEqual(2 + 4 * queueVersions().length);
+	expect(started.filter(({ pid }) => groupAlive(pid)).map(({ what }) => what)).toEqual([]);
+	const open = await Promise.all(started.map(async ({ what, port }) => (port && (await listening(port)) ? what : undefined)));
+	expect(open.filter(Boolean)).toEqual([]);
+	expect(services.filter((service) => fs.existsSync(service.dataDir)).map((service) => service.dataDir)).toEqual([]);
+	const ps = await runProcess('ps', ['-eo', 'pid,args'], { name: 'ps', timeoutMs: 30_000 });
+	expect(ps.stdout.split('\n').filter((line) => services.some((service) => line.includes(service.dataDir)))).toEqual([]);
 });
