@@ -32,8 +32,9 @@ import { startPostgres, startRedis } from './lib/services';
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
 const BULK_EXECUTIONS = Number(process.env.N8N_QUEUE_BULK_EXECUTIONS ?? 4);
 const BULK_CONTACTS = Number(process.env.N8N_QUEUE_BULK_CONTACTS ?? 2500);
-/** The service's rate limit (requests per second, shared by every execution). */
+/** The service's rate limit (requests per second, shared by every execution) and its answer time. */
 const RATE_LIMIT = 200;
+const LATENCY_MS = 50;
 /** The contact-update run a worker dies in, and how far it gets first. */
 const CRASH_CONTACTS = 3000;
 const CRASH_AFTER_UPDATES = 600;
@@ -44,6 +45,8 @@ const CALLS_EXAMPLE = 'call-each-contact-once.json';
 /** The example's Loop Over Items batch size (read from the example). */
 const CALL_BATCH = callExampleBatchSize();
 const CRASH_AFTER_CALLS = 45;
+/** Two runs of the call workflow at once, with the same new phones. */
+const OVERLAP_CONTACTS = 100;
 
 const CONTACT_PATH = '/api/v1/segment/contact/update';
 const BULK_WORKFLOW = 'vaQueueBulk01';
@@ -250,7 +253,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	test(`${BULK_EXECUTIONS} webhook calls at once, ${BULK_CONTACTS} contact updates each, behind a ${RATE_LIMIT} req/s limit: each contact applied once, every execution succeeds, both workers ran executions`, async () => {
 		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT } });
+		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: LATENCY_MS });
 		const batches = Array.from({ length: BULK_EXECUTIONS }, (_, k) => ({ batch: `bulk${k}`, count: BULK_CONTACTS, phonePrefix: `+1555${k}` }));
 		const after = await executions.lastId();
 		const posted = Date.now();
@@ -278,6 +281,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 			executions: BULK_EXECUTIONS,
 			contactsEach: BULK_CONTACTS,
 			rateLimit: RATE_LIMIT,
+			latencyMs: LATENCY_MS,
 			applied: ledger.applied.length,
 			duplicates: summary.duplicatedChanges,
 			answered429: summary.byStatus['429'] ?? 0,
@@ -293,7 +297,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	test('a playground-call execution runs on a worker: three calls, each once, as the spec says', async () => {
 		await sim().reset();
-		await sim().setOptions({ rateLimit: null });
+		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
 		const batch = { batch: 'first', count: 3, phonePrefix: '+1555100' };
 		const id = await start('va-queue-calls', batch);
 		const [row] = await executions.waitForFinished([id]);
@@ -311,7 +315,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	test(`kill -9 of the worker running ${CRASH_CONTACTS} contact updates, then the batch again: every contact applied, those applied before the crash twice`, async () => {
 		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT } });
+		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: 0 });
 		const batch = { batch: 'crash', count: CRASH_CONTACTS, phonePrefix: '+1555300' };
 		const id = await start('va-queue-contacts', batch);
 		await waitForApplied(CRASH_AFTER_UPDATES);
@@ -342,7 +346,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	test(`kill -9 of the worker starting ${CALL_CONTACTS} calls (Remove Duplicates in a loop of ${CALL_BATCH}), then the batch again: no phone called twice, at most one batch not called`, async () => {
 		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: CALL_RATE_LIMIT } });
+		await sim().setOptions({ rateLimit: { ratePerSec: CALL_RATE_LIMIT }, latencyMs: 0 });
 		const batch = { batch: 'calls', count: CALL_CONTACTS, phonePrefix: '+1555400' };
 		const id = await start('va-queue-calls', batch);
 		await waitForApplied(CRASH_AFTER_CALLS);
@@ -381,6 +385,27 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 			recordedButNotCalled: inDoubt.length,
 		};
 		await cluster.startWorker({ ownUserFolder: true });
+	});
+
+	test('two overlapping runs of the call workflow with the same new phones: each run calls a phone at most once, but Remove Duplicates does not keep the two runs apart', async () => {
+		await sim().reset();
+		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+		const batch = { batch: 'overlap', count: OVERLAP_CONTACTS, phonePrefix: '+1555600' };
+		const after = await executions.lastId();
+		expect(await Promise.all([post('va-queue-calls', batch), post('va-queue-calls', batch)])).toEqual([200, 200]);
+		const ids = (await executions.waitForNew(after, 2)).map((row) => row.id);
+		expect((await executions.waitForFinished(ids)).map((row) => row.status)).toEqual(['success', 'success']);
+		const byWorker = cluster.executionsByWorker();
+
+		const called = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0] as string);
+		const times = phones(batch).map((phone) => called.filter((candidate) => candidate === phone).length);
+		expect(times.filter((count) => count < 1 || count > 2)).toEqual([]);
+		figures.overlappingRuns = {
+			contacts: OVERLAP_CONTACTS,
+			workers: ids.map((id) => byWorker[id]),
+			calls: called.length,
+			phonesCalledTwice: times.filter((count) => count === 2).length,
+		};
 	});
 
 	test('the API key is in no log of main or the workers, nowhere in PostgreSQL (execution data included) and nowhere in Redis, also after a 401', async () => {
