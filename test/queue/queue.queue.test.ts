@@ -45,8 +45,6 @@ const CALLS_EXAMPLE = 'call-each-contact-once.json';
 /** The example's Loop Over Items batch size (read from the example). */
 const CALL_BATCH = callExampleBatchSize();
 const CRASH_AFTER_CALLS = 45;
-/** Two runs of the call workflow at once, with the same new phones. */
-const OVERLAP_CONTACTS = 100;
 
 const CONTACT_PATH = '/api/v1/segment/contact/update';
 const BULK_WORKFLOW = 'vaQueueBulk01';
@@ -156,7 +154,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	const figures: Record<string, unknown> = { version };
 	/** Executions whose worker was killed, and a watch until n8n marks them finished. */
 	const crashed: Array<{ scenario: string; id: string; killedAt: number; finished: Promise<{ row?: ExecutionRow; at: number }> }> = [];
-	const suiteStarted = Date.now();
+	let suiteStarted = 0;
 
 	async function post(webhookPath: string, body: Batch): Promise<number> {
 		const response = await fetch(cluster.webhookUrl(webhookPath), {
@@ -223,7 +221,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	beforeAll(async () => {
 		const tarball = process.env.VA_E2E_TARBALL as string;
 		const log = (line: string) => process.stdout.write(`[queue] ${line}\n`);
-		const started = Date.now();
+		const started = (suiteStarted = Date.now());
 		cluster = await startCluster({
 			bin: n8nBin(version),
 			version,
@@ -249,50 +247,6 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		fs.mkdirSync(RESULTS_DIR, { recursive: true });
 		fs.writeFileSync(path.join(RESULTS_DIR, `queue-${version}.json`), `${JSON.stringify(figures, null, 2)}\n`);
 		process.stdout.write(`[queue] n8n ${version} figures:\n${JSON.stringify(figures, null, 2)}\n`);
-	});
-
-	test(`${BULK_EXECUTIONS} webhook calls at once, ${BULK_CONTACTS} contact updates each, behind a ${RATE_LIMIT} req/s limit: each contact applied once, every execution succeeds, both workers ran executions`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: LATENCY_MS });
-		const batches = Array.from({ length: BULK_EXECUTIONS }, (_, k) => ({ batch: `bulk${k}`, count: BULK_CONTACTS, phonePrefix: `+1555${k}` }));
-		const after = await executions.lastId();
-		const posted = Date.now();
-		expect(await Promise.all(batches.map((batch) => post('va-queue-contacts', batch)))).toEqual(batches.map(() => 200));
-		const ids = (await executions.waitForNew(after, BULK_EXECUTIONS)).map((row) => row.id);
-		const finished = await executions.waitForFinished(ids);
-		const wall = Date.now() - posted;
-
-		expect(finished.map((row) => row.status)).toEqual(ids.map(() => 'success'));
-		const ledger = await sim().ledger();
-		const expected = batches.flatMap(contactIds).map((id) => `segment.contact.update:${id}`).sort();
-		expect(ledger.applied).toHaveLength(BULK_EXECUTIONS * BULK_CONTACTS);
-		expect(Object.keys(ledger.countsByKey).sort()).toEqual(expected);
-		expect(Object.values(ledger.countsByKey).filter((count) => count !== 1)).toEqual([]);
-		const byWorker = cluster.executionsByWorker();
-		const workers = ids.map((id) => byWorker[id]);
-		expect(workers.every((name) => /^worker-\d$/.test(name))).toBe(true);
-		expect(new Set(workers).size).toBe(2);
-		const received = await sim().requests();
-		expect(received.filter((request) => request.status !== 429).flatMap(specProblems)).toEqual([]);
-
-		const summary = await sim().summary();
-		const sent = ((summary.lastAt as number) - (summary.firstAt as number)) / 1000;
-		figures.bulk = {
-			executions: BULK_EXECUTIONS,
-			contactsEach: BULK_CONTACTS,
-			rateLimit: RATE_LIMIT,
-			latencyMs: LATENCY_MS,
-			applied: ledger.applied.length,
-			duplicates: summary.duplicatedChanges,
-			answered429: summary.byStatus['429'] ?? 0,
-			maxInFlight: summary.maxInFlight,
-			executionsPerWorker: Object.fromEntries([...new Set(workers)].sort().map((name) => [name, workers.filter((w) => w === name).length])),
-			firstToLastRequestSeconds: seconds(sent * 1000),
-			appliedPerSecond: Math.round(ledger.applied.length / sent),
-			wallSeconds: seconds(wall),
-			executionSeconds: finished.map((row) => seconds((row.stoppedAt as number) - (row.startedAt as number))),
-			minimumSecondsAtRateLimit: (BULK_EXECUTIONS * BULK_CONTACTS) / RATE_LIMIT,
-		};
 	});
 
 	test('a playground-call execution runs on a worker: three calls, each once, as the spec says', async () => {
@@ -387,24 +341,47 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		await cluster.startWorker({ ownUserFolder: true });
 	});
 
-	test('two overlapping runs of the call workflow with the same new phones: each run calls a phone at most once, but Remove Duplicates does not keep the two runs apart', async () => {
+	test(`${BULK_EXECUTIONS} webhook calls at once, ${BULK_CONTACTS} contact updates each, behind a ${RATE_LIMIT} req/s limit: each contact applied once, every execution succeeds, both workers ran executions`, async () => {
 		await sim().reset();
-		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
-		const batch = { batch: 'overlap', count: OVERLAP_CONTACTS, phonePrefix: '+1555600' };
+		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: LATENCY_MS });
+		const batches = Array.from({ length: BULK_EXECUTIONS }, (_, k) => ({ batch: `bulk${k}`, count: BULK_CONTACTS, phonePrefix: `+1555${k}` }));
 		const after = await executions.lastId();
-		expect(await Promise.all([post('va-queue-calls', batch), post('va-queue-calls', batch)])).toEqual([200, 200]);
-		const ids = (await executions.waitForNew(after, 2)).map((row) => row.id);
-		expect((await executions.waitForFinished(ids)).map((row) => row.status)).toEqual(['success', 'success']);
-		const byWorker = cluster.executionsByWorker();
+		const posted = Date.now();
+		expect(await Promise.all(batches.map((batch) => post('va-queue-contacts', batch)))).toEqual(batches.map(() => 200));
+		const ids = (await executions.waitForNew(after, BULK_EXECUTIONS)).map((row) => row.id);
+		const finished = await executions.waitForFinished(ids);
+		const wall = Date.now() - posted;
 
-		const called = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0] as string);
-		const times = phones(batch).map((phone) => called.filter((candidate) => candidate === phone).length);
-		expect(times.filter((count) => count < 1 || count > 2)).toEqual([]);
-		figures.overlappingRuns = {
-			contacts: OVERLAP_CONTACTS,
-			workers: ids.map((id) => byWorker[id]),
-			calls: called.length,
-			phonesCalledTwice: times.filter((count) => count === 2).length,
+		expect(finished.map((row) => row.status)).toEqual(ids.map(() => 'success'));
+		const ledger = await sim().ledger();
+		const expected = batches.flatMap(contactIds).map((id) => `segment.contact.update:${id}`).sort();
+		expect(ledger.applied).toHaveLength(BULK_EXECUTIONS * BULK_CONTACTS);
+		expect(Object.keys(ledger.countsByKey).sort()).toEqual(expected);
+		expect(Object.values(ledger.countsByKey).filter((count) => count !== 1)).toEqual([]);
+		const byWorker = cluster.executionsByWorker();
+		const workers = ids.map((id) => byWorker[id]);
+		expect(workers.every((name) => /^worker-\d$/.test(name))).toBe(true);
+		expect(new Set(workers).size).toBe(2);
+		const received = await sim().requests();
+		expect(received.filter((request) => request.status !== 429).flatMap(specProblems)).toEqual([]);
+
+		const summary = await sim().summary();
+		const sent = ((summary.lastAt as number) - (summary.firstAt as number)) / 1000;
+		figures.bulk = {
+			executions: BULK_EXECUTIONS,
+			contactsEach: BULK_CONTACTS,
+			rateLimit: RATE_LIMIT,
+			latencyMs: LATENCY_MS,
+			applied: ledger.applied.length,
+			duplicates: summary.duplicatedChanges,
+			answered429: summary.byStatus['429'] ?? 0,
+			maxInFlight: summary.maxInFlight,
+			executionsPerWorker: Object.fromEntries([...new Set(workers)].sort().map((name) => [name, workers.filter((w) => w === name).length])),
+			firstToLastRequestSeconds: seconds(sent * 1000),
+			appliedPerSecond: Math.round(ledger.applied.length / sent),
+			wallSeconds: seconds(wall),
+			executionSeconds: finished.map((row) => seconds((row.stoppedAt as number) - (row.startedAt as number))),
+			minimumSecondsAtRateLimit: (BULK_EXECUTIONS * BULK_CONTACTS) / RATE_LIMIT,
 		};
 	});
 
