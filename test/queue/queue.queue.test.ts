@@ -10,10 +10,11 @@ import net from 'net';
 import path from 'path';
 import {
 	API_KEY,
-	CREDENTIAL,
+	CONTACT_PATH,
 	EXAMPLES_DIR,
 	codeNode,
 	outputOf,
+	simulatorCredential,
 	specProblems,
 	useSimulatorProcess,
 	voiceAssistant,
@@ -46,7 +47,6 @@ const CALLS_EXAMPLE = 'call-each-contact-once.json';
 const CALL_BATCH = callExampleBatchSize();
 const CRASH_AFTER_CALLS = 45;
 
-const CONTACT_PATH = '/api/v1/segment/contact/update';
 const BULK_WORKFLOW = 'vaQueueBulk01';
 const CALLS_WORKFLOW = 'vaQueueCalls01';
 const RESULTS_DIR = process.env.VA_QUEUE_RESULTS ?? path.resolve(__dirname, 'results');
@@ -229,7 +229,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 			workDir: process.env.VA_E2E_WORKDIR as string,
 			redis: redis as Redis,
 			postgres: postgres as Postgres,
-			credentials: [{ ...CREDENTIAL, type: 'voiceAssistantApi', data: { apiKey: API_KEY, baseUrl: sim().url } }],
+			credentials: [simulatorCredential(sim().url)],
 			workflows: [bulkWorkflow, callsWorkflow()],
 			publish: [BULK_WORKFLOW, CALLS_WORKFLOW],
 			log,
