@@ -203,17 +203,35 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		}
 	}
 
-	/** kill -9 of the worker running an execution, and the moment it happened. */
-	async function killWorkerOf(scenario: string, executionId: string): Promise<Worker> {
-		const worker = await workerOf(executionId);
-		await cluster.killWorker(worker);
+	/**
+	 * Posts a batch behind a rate limit and, once `after` writes are applied, kill -9 of the worker
+	 * running it; returns that worker and the ledger once nothing more arrives (some, not all, applied).
+	 */
+	async function crashMidRun(scenario: string, webhookPath: string, batch: Batch, rateLimit: number, after: number) {
+		await sim().reset();
+		await sim().setOptions({ rateLimit: { ratePerSec: rateLimit }, latencyMs: 0 });
+		const executionId = await start(webhookPath, batch);
+		await waitForApplied(after);
+		const killed = await workerOf(executionId);
+		await cluster.killWorker(killed);
 		const killedAt = Date.now();
 		const finished = executions.waitForFinished([executionId], { timeoutMs: 300_000 }).then(
 			([row]) => ({ row, at: Date.now() }),
 			() => ({ at: Date.now() }),
 		);
 		crashed.push({ scenario, id: executionId, killedAt, finished });
-		return worker;
+		const ledger = await settledLedger();
+		expect(ledger.applied.length).toBeGreaterThan(0);
+		expect(ledger.applied.length).toBeLessThan(batch.count);
+		return { killed, ledger };
+	}
+
+	/** The same batch again: it succeeds, on a worker still alive. */
+	async function runAgain(webhookPath: string, batch: Batch, killed: Worker): Promise<void> {
+		const executionId = await start(webhookPath, batch);
+		const [row] = await executions.waitForFinished([executionId]);
+		expect(row.status).toBe('success');
+		expect((await workerOf(executionId)).name).not.toBe(killed.name);
 	}
 
 	const seconds = (ms: number) => Math.round(ms / 100) / 10;
@@ -268,21 +286,12 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	});
 
 	test(`kill -9 of the worker running ${CRASH_CONTACTS} contact updates, then the batch again: every contact applied, those applied before the crash twice`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: 0 });
 		const batch = { batch: 'crash', count: CRASH_CONTACTS, phonePrefix: '+1555300' };
-		const id = await start('va-queue-contacts', batch);
-		await waitForApplied(CRASH_AFTER_UPDATES);
-		const killed = await killWorkerOf('contact updates', id);
-		const before = new Set((await settledLedger()).applied.map((entry) => entry.id as string));
-		expect(before.size).toBeGreaterThan(0);
-		expect(before.size).toBeLessThan(CRASH_CONTACTS);
+		const { killed, ledger } = await crashMidRun('contact updates', 'va-queue-contacts', batch, RATE_LIMIT, CRASH_AFTER_UPDATES);
+		const before = new Set(ledger.applied.map((entry) => entry.id as string));
 
 		const rerunStarted = Date.now();
-		const rerun = await start('va-queue-contacts', batch);
-		const [row] = await executions.waitForFinished([rerun]);
-		expect(row.status).toBe('success');
-		expect((await workerOf(rerun)).name).not.toBe(killed.name);
+		await runAgain('va-queue-contacts', batch, killed);
 
 		const { applied, countsByKey } = await sim().ledger();
 		const counts = contactIds(batch).map((contact) => countsByKey[`segment.contact.update:${contact}`]);
@@ -299,15 +308,9 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	});
 
 	test(`kill -9 of the worker starting ${CALL_CONTACTS} calls (Remove Duplicates in a loop of ${CALL_BATCH}), then the batch again: no phone called twice, at most one batch not called`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: CALL_RATE_LIMIT }, latencyMs: 0 });
 		const batch = { batch: 'calls', count: CALL_CONTACTS, phonePrefix: '+1555400' };
-		const id = await start('va-queue-calls', batch);
-		await waitForApplied(CRASH_AFTER_CALLS);
-		const killed = await killWorkerOf('call starts', id);
-		const calledBefore = (await settledLedger()).applied.map((entry) => entry.body.phone_number[0] as string);
-		expect(calledBefore.length).toBeGreaterThan(0);
-		expect(calledBefore.length).toBeLessThan(CALL_CONTACTS);
+		const { killed, ledger } = await crashMidRun('call starts', 'va-queue-calls', batch, CALL_RATE_LIMIT, CRASH_AFTER_CALLS);
+		const calledBefore = ledger.applied.map((entry) => entry.body.phone_number[0] as string);
 
 		// Remove Duplicates recorded whole batches of the list, each before its calls started: the
 		// batches the loop reached, and nothing further.
@@ -319,10 +322,7 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		const inDoubt = recorded.filter((phone) => !calledBefore.includes(phone));
 		expect(inDoubt.length).toBeLessThanOrEqual(CALL_BATCH);
 
-		const rerun = await start('va-queue-calls', batch);
-		const [row] = await executions.waitForFinished([rerun]);
-		expect(row.status).toBe('success');
-		expect((await workerOf(rerun)).name).not.toBe(killed.name);
+		await runAgain('va-queue-calls', batch, killed);
 
 		const called = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0] as string);
 		expect(new Set(called).size).toBe(called.length);
