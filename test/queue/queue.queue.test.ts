@@ -426,7 +426,7 @@ test('afterwards: Redis, PostgreSQL and every n8n process are stopped, their por
 	const services = [redis as Redis, postgres as Postgres];
 	started.push(...services.map((service, i) => ({ what: ['redis-server', 'postgres'][i], pid: service.proc.pid, port: service.port })));
 	await Promise.all(services.map((service) => service.stop()));
-	expect(started.length).toBeGreaterThanOrEqual(2 + 4 * queueVersions().length);
+	expect(started.length).toBeGreaterThanOrEqual(2 + 3 * queueVersions().length);
 	expect(started.filter(({ pid }) => groupAlive(pid)).map(({ what }) => what)).toEqual([]);
 	const open = await Promise.all(started.map(async ({ what, port }) => (port && (await listening(port)) ? what : undefined)));
 	expect(open.filter(Boolean)).toEqual([]);
