@@ -33,8 +33,10 @@ export function n8nCli(
 	bin: string,
 	args: string[],
 	userFolder: string,
-	options?: { timeoutMs?: number; allowFailure?: boolean },
+	options?: { timeoutMs?: number; allowFailure?: boolean; extra?: Record<string, string> },
 ): Promise<ProcessResult>;
+/** The environment of an n8n process of this binary's version: fresh ports, the user folder, `extra` on top. */
+export function freshEnv(bin: string, userFolder: string, extra?: Record<string, string>): Promise<NodeJS.ProcessEnv>;
 export function importIntoN8n(
 	bin: string,
 	userFolder: string,

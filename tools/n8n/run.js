@@ -46,10 +46,10 @@ async function freshEnv(bin, userFolder, extra) {
 /** The end of a command's output, for error messages. */
 const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-4000)}`;
 
-/** Runs one n8n CLI command to completion; throws with its output when it fails. */
-async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false } = {}) {
+/** Runs one n8n CLI command to completion; throws with its output when it fails. `extra`: more environment. */
+async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false, extra } = {}) {
 	const result = await runProcess(bin, args, {
-		env: await freshEnv(bin, userFolder),
+		env: await freshEnv(bin, userFolder, extra),
 		timeoutMs,
 		name: `n8n-${args[0].replace(/[^a-z-]/gi, '-')}`,
 	});
@@ -158,6 +158,7 @@ async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 
 module.exports = {
 	ENCRYPTION_KEY,
+	freshEnv,
 	executeWorkflow,
 	executeWorkflowProcess,
 	importIntoN8n,

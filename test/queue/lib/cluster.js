@@ -1,0 +1,193 @@
+'use strict';
+
+/**
+ * n8n in queue mode on one machine: a main process (`n8n start`, which takes the webhooks and
+ * puts executions on a Redis queue) and `n8n worker` processes (which run them), sharing one
+ * PostgreSQL database, one user folder with the packed package installed, and one encryption
+ * key. Every process listens on 127.0.0.1 only, on its own free ports (n8n, task broker,
+ * worker health server), and runs in its own process group (tools/processes.js).
+ */
+
+const fs = require('fs');
+const path = require('path');
+const { freshEnv, installPackage, n8nCli, startN8n } = require('../../../tools/n8n');
+const { freePort, killGroup, sleep, startProcess } = require('../../../tools/processes');
+
+/** The n8n versions of the suite: N8N_QUEUE_VERSIONS, or 2.8.4 and the newest of the e2e matrix. */
+function queueVersions() {
+	const raw = process.env.N8N_QUEUE_VERSIONS;
+	return raw ? raw.split(',').map((version) => version.trim()).filter(Boolean) : ['2.8.4', '2.41.1'];
+}
+
+/** The settings of every process of the cluster (README, "Scaling out"). */
+function queueSettings({ redis, postgres, database, prefix }) {
+	return {
+		EXECUTIONS_MODE: 'queue',
+		QUEUE_BULL_REDIS_HOST: redis.host,
+		QUEUE_BULL_REDIS_PORT: String(redis.port),
+		QUEUE_BULL_PREFIX: prefix,
+		DB_TYPE: 'postgresdb',
+		DB_POSTGRESDB_HOST: postgres.host,
+		DB_POSTGRESDB_PORT: String(postgres.port),
+		DB_POSTGRESDB_DATABASE: database,
+		DB_POSTGRESDB_USER: postgres.user,
+		DB_POSTGRESDB_PASSWORD: postgres.password,
+		// Debug: the key check reads everything n8n logs.
+		N8N_LOG_LEVEL: 'debug',
+	};
+}
+
+/** The execution ids a worker's log says it started ("Worker started execution 12 (job 7)"). */
+function startedExecutions(logText) {
+	return [...logText.matchAll(/Worker started execution (\d+) \(job/g)].map((match) => match[1]);
+}
+
+/** Waits until n8n has registered a production webhook for each path (its webhook_entity table). */
+async function waitForWebhooks(postgres, database, paths, timeoutMs = 120_000) {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const registered = (await postgres.query(database, 'select "webhookPath" from webhook_entity')).map(([webhookPath]) => webhookPath);
+		if (paths.every((webhookPath) => registered.includes(webhookPath))) return;
+		if (Date.now() > deadline) throw new Error(`webhooks not registered within ${timeoutMs / 1000} s: ${paths.join(', ')}`);
+		await sleep(250);
+	}
+}
+
+/**
+ * Imports the credentials and workflows, publishes (activates) the given workflows, then starts
+ * main and the workers.
+ * @param {{
+ *   bin: string, version: string, tarball: string, workDir: string,
+ *   redis: { host: string, port: number }, postgres: any,
+ *   credentials: object[], workflows: Array<{ id: string, nodes: any[] }>, publish: string[],
+ *   workers?: number, concurrency?: number, log?: (line: string) => void,
+ * }} options
+ */
+async function startCluster(options) {
+	const { bin, version, tarball, workDir, postgres, workers = 2, concurrency = 5, log = () => {} } = options;
+	const name = `n8n_${version.replace(/\W/g, '_')}`;
+	const userFolder = fs.mkdtempSync(path.join(workDir, `${name}-`));
+	const logDir = path.join(userFolder, 'logs');
+	fs.mkdirSync(logDir);
+	const settings = queueSettings({ ...options, database: name, prefix: `bull-${name}` });
+	const timings = {};
+	const timed = async (label, step) => {
+		const started = Date.now();
+		const result = await step();
+		timings[label] = (Date.now() - started) / 1000;
+		log(`n8n ${version}: ${label} in ${timings[label].toFixed(1)} s`);
+		return result;
+	};
+
+	await postgres.createDatabase(name);
+	await timed('package installed in the shared user folder', () => installPackage(userFolder, tarball));
+	const importDir = path.join(userFolder, 'import');
+	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
+	const credentialFile = path.join(importDir, 'credentials.json');
+	fs.writeFileSync(credentialFile, JSON.stringify(options.credentials));
+	for (const wf of options.workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+	const cli = (args) => n8nCli(bin, args, userFolder, { extra: settings, timeoutMs: 300_000 });
+	await timed('database migrated, credentials imported', () => cli(['import:credentials', `--input=${credentialFile}`]));
+	await timed('workflows imported', () => cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]));
+	for (const id of options.publish) await timed(`workflow ${id} published`, () => cli(['publish:workflow', `--id=${id}`]));
+
+	const workerProcs = [];
+	let workerCount = 0;
+
+	/**
+	 * Starts one more `n8n worker` and waits until its readiness check passes (database and Redis
+	 * connected). `ownUserFolder`: in a user folder of its own with the package installed, as a
+	 * new container from the same image would be (a worker that finds the event log of a dead
+	 * one in its user folder marks that one's executions as crashed when it starts).
+	 */
+	async function startWorker({ ownUserFolder = false } = {}) {
+		const index = ++workerCount;
+		const healthPort = await freePort();
+		let folder = userFolder;
+		if (ownUserFolder) {
+			folder = fs.mkdtempSync(path.join(workDir, `${name}-worker-${index}-`));
+			await installPackage(folder, tarball);
+		}
+		const env = await freshEnv(bin, folder, {
+			...settings,
+			QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
+			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+		});
+		const proc = startProcess(bin, ['worker', `--concurrency=${concurrency}`], { env, logDir, name: `n8n-worker-${index}` });
+		const worker = { name: `worker-${index}`, index, proc, healthPort, killed: false };
+		workerProcs.push(worker);
+		let exited = false;
+		proc.exited.then(() => (exited = true));
+		const deadline = Date.now() + 240_000;
+		for (;;) {
+			if (exited) throw new Error(`n8n worker ${index} exited early:\n${proc.readStdout().slice(-4000)}\n${proc.readStderr().slice(-2000)}`);
+			if (Date.now() > deadline) throw new Error(`n8n worker ${index} was not ready within 240 s:\n${proc.readStdout().slice(-4000)}`);
+			if (proc.readStdout().includes('n8n worker is now ready')) {
+				try {
+					const response = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`);
+					if (response.ok) return worker;
+				} catch {}
+			}
+			await sleep(250);
+		}
+	}
+
+	const started = await timed(`main and ${workers} workers started`, () =>
+		Promise.allSettled([startN8n(bin, userFolder, { logDir, extra: settings }), ...Array.from({ length: workers }, () => startWorker())]),
+	);
+	const failed = started.find((result) => result.status === 'rejected');
+	if (failed) {
+		await Promise.all([
+			started[0].status === 'fulfilled' && started[0].value.stop(),
+			...workerProcs.map((worker) => worker.proc.stop(5_000)),
+		]);
+		throw failed.reason;
+	}
+	const main = started[0].value;
+	// n8n 2.41 registers the webhooks of published workflows shortly after it says it is ready.
+	const webhookPaths = options.workflows
+		.filter((wf) => options.publish.includes(wf.id))
+		.flatMap((wf) => wf.nodes.filter((node) => node.type === 'n8n-nodes-base.webhook').map((node) => node.parameters.path));
+	await timed('webhooks registered', () => waitForWebhooks(postgres, name, webhookPaths));
+
+	return {
+		version,
+		userFolder,
+		logDir,
+		database: name,
+		settings,
+		timings,
+		main,
+		workers: workerProcs,
+		startWorker,
+		webhookUrl: (webhookPath) => `${main.url}/webhook/${webhookPath}`,
+		/** Which worker each execution started on, from the workers' logs: { executionId: workerName }. */
+		executionsByWorker() {
+			const byExecution = {};
+			for (const worker of workerProcs) {
+				for (const id of startedExecutions(worker.proc.readStdout())) byExecution[id] = worker.name;
+			}
+			return byExecution;
+		},
+		/** kill -9 of a worker's whole process group (n8n and its task runner), as when its machine dies. */
+		async killWorker(worker) {
+			worker.killed = true;
+			killGroup(worker.proc.pid, 'SIGKILL');
+			await worker.proc.exited;
+			await worker.proc.stop(1_000);
+		},
+		/** The text of every log of every process (main and all workers, killed ones included). */
+		allLogs() {
+			return fs
+				.readdirSync(logDir)
+				.filter((file) => file.endsWith('.log'))
+				.map((file) => ({ file, text: fs.readFileSync(path.join(logDir, file), 'utf8') }));
+		},
+		async stop() {
+			await Promise.all([main.stop(), ...workerProcs.map((worker) => worker.proc.stop(30_000))]);
+		},
+	};
+}
+
+module.exports = { queueSettings, queueVersions, startCluster, startedExecutions };
