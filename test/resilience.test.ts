@@ -35,10 +35,19 @@ describe('requests in flight are bounded across the items of a run', () => {
 		expect(sim().stats.maxInFlight).toBe(4);
 	});
 
-	it('10 by default', async () => {
+	it('automatic by default: 10 at first, more while the service keeps up, never above the ceiling', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		await run(contactParameters(), contactRows(60));
-		expect(sim().stats.maxInFlight).toBe(10);
+		await run(contactParameters(), contactRows(300));
+		const inFlightAtStart = sim().requests.filter((r) => r.receivedAt === sim().requests[0].receivedAt).length;
+		expect(inFlightAtStart).toBeLessThanOrEqual(10);
+		expect(sim().stats.maxInFlight).toBeGreaterThan(10);
+		expect(sim().stats.maxInFlight).toBeLessThanOrEqual(100);
+	});
+
+	it('a fixed number when it does not adapt', async () => {
+		sim().setOptions({ latencyMs: 40 });
+		await run(contactParameters({ adaptiveConcurrency: false, maxConcurrency: 17 }), contactRows(60));
+		expect(sim().stats.maxInFlight).toBe(17);
 	});
 
 	it('a Max Concurrent Requests below the UI range (0, from an expression) is 1, not the default', async () => {
@@ -125,10 +134,19 @@ describe('retries', () => {
 		expect(sim().requests).toHaveLength(5);
 	});
 
+	it('waits out every Retry-After of a 429 or 503, past Max Retries, within Max Retry Wait', async () => {
+		sim().failNext({ status: 429, headers: { 'retry-after': '0' }, times: 3, path: CONTACTS });
+		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 3, path: CONTACTS });
+		const { error, outputs } = await run(contactParameters({ maxRetries: 1 }), contactRows(1));
+		expect(error).toBeUndefined();
+		expect(sim().requests.map((r) => r.status)).toEqual([429, 429, 429, 503, 503, 503, 200]);
+		expect(outputs[0][0].json.message).toBe('Contact updated successfully.');
+	});
+
 	it('gives up after Max Retries and says how many attempts were made', async () => {
-		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 10, path: CONTACTS });
+		sim().failNext({ status: 500, times: 10, path: CONTACTS }); // no Retry-After: bounded by Max Retries
 		const { error } = await run(contactParameters({ maxRetries: 2 }), contactRows(1));
-		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable (after 3 attempts)');
+		expect(error?.message).toBe('The service failed (HTTP 500): Internal Server Error (after 3 attempts)');
 		expect(sim().requests).toHaveLength(3);
 	});
 

@@ -67,15 +67,28 @@ describe('retry decision', () => {
 	const policy = { ...DEFAULT_REQUEST_POLICY, maxRetries: 3, maxRetryWaitMs: 10_000 };
 
 	it('uses Retry-After when given, backoff otherwise', () => {
-		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 2000)).toEqual({ retry: true, delayMs: 2000 });
-		expect(decideRetry(policy, 'PUT', 'server-error', 2, 0, undefined, () => 1)).toEqual({ retry: true, delayMs: 2000 });
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 2000)).toEqual({ retry: true, delayMs: 2000, guided: true });
+		expect(decideRetry(policy, 'PUT', 'server-error', 2, 0, undefined, () => 1)).toEqual({ retry: true, delayMs: 2000, guided: false });
 	});
 
-	it('stops after the last retry, past the wait budget, or when retrying is off', () => {
-		expect(decideRetry(policy, 'PUT', 'rate-limited', 3, 0, 0).retry).toBe(false);
+	it('stops after the last unguided retry, past the wait budget, or when retrying is off', () => {
+		expect(decideRetry(policy, 'PUT', 'server-error', 3, 0, undefined).retry).toBe(false);
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 3, 0, undefined).retry).toBe(false);
+		expect(decideRetry(policy, 'PUT', 'server-error', 3, 0, 1000).retry).toBe(false); // a 500's Retry-After is no pushback
 		expect(decideRetry(policy, 'PUT', 'rate-limited', 1, 9000, 2000).retry).toBe(false);
 		expect(decideRetry({ ...policy, retry: false }, 'GET', 'unavailable', 0, 0, 0).retry).toBe(false);
 		expect(decideRetry(policy, 'POST', 'unavailable', 0, 0, 0).retry).toBe(false);
+	});
+
+	it('waits as long as a 429 or 503 asks, however many times, within Max Retry Wait', () => {
+		for (const kind of ['rate-limited', 'unavailable'] as const) {
+			expect(decideRetry(policy, 'PUT', kind, 3, 0, 1000)).toEqual({ retry: true, delayMs: 1000, guided: true });
+			expect(decideRetry(policy, 'PUT', kind, 50, 9000, 1000)).toEqual({ retry: true, delayMs: 1000, guided: true });
+			expect(decideRetry(policy, 'PUT', kind, 50, 9001, 1000).retry).toBe(false);
+		}
+		// A create is repeated after a 429 only (the service did not take it), never after a 503.
+		expect(decideRetry(policy, 'POST', 'rate-limited', 50, 0, 1000).retry).toBe(true);
+		expect(decideRetry(policy, 'POST', 'unavailable', 0, 0, 1000).retry).toBe(false);
 	});
 
 	it('backs off exponentially with full jitter, capped at 30 s', () => {
@@ -87,26 +100,36 @@ describe('retry decision', () => {
 
 	it('never retries back to back: a Retry-After of 0, or a backoff drawn as 0, still waits the floor', () => {
 		expect(MIN_RETRY_DELAY_MS).toBe(250);
-		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS });
-		expect(decideRetry(policy, 'PUT', 'server-error', 0, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS });
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS, guided: true });
+		expect(decideRetry(policy, 'PUT', 'server-error', 0, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS, guided: false });
 	});
 });
 
 describe('request policy options', () => {
 	it('applies the defaults shown in the UI', () => {
 		expect(readRequestPolicy({})).toEqual(DEFAULT_REQUEST_POLICY);
-		expect(DEFAULT_REQUEST_POLICY).toEqual({ maxConcurrency: 10, retry: true, maxRetries: 8, maxRetryWaitMs: 300_000 });
+		expect(DEFAULT_REQUEST_POLICY).toEqual({
+			maxConcurrency: 100,
+			adaptiveConcurrency: true,
+			retry: true,
+			maxRetries: 8,
+			maxRetryWaitMs: 300_000,
+		});
 		expect(requestPolicyOptions.options?.map((option) => option.name)).toEqual([
+			'adaptiveConcurrency',
 			'maxConcurrency',
-			'retryOnFailure',
 			'maxRetries',
 			'maxRetryWaitSeconds',
+			'retryOnFailure',
 		]);
 	});
 
 	it('reads the values a user sets', () => {
-		expect(readRequestPolicy({ maxConcurrency: 3, retryOnFailure: false, maxRetries: 0, maxRetryWaitSeconds: 5 })).toEqual({
+		expect(
+			readRequestPolicy({ maxConcurrency: 3, adaptiveConcurrency: false, retryOnFailure: false, maxRetries: 0, maxRetryWaitSeconds: 5 }),
+		).toEqual({
 			maxConcurrency: 3,
+			adaptiveConcurrency: false,
 			retry: false,
 			maxRetries: 0,
 			maxRetryWaitMs: 5000,

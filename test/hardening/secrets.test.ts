@@ -125,8 +125,10 @@ const FAILURES: FailurePath[] = [
 		sends: true,
 	},
 	{
-		name: '429 with the retries used up',
-		prepare: (s) => s.failNext({ status: 429, headers: { 'retry-after': '0' }, times: 5 }),
+		name: '429 with the retry wait used up',
+		prepare: (s) => s.failNext({ status: 429, headers: { 'retry-after': '2' }, times: 5 }),
+		// A wait the service asks for is bounded by Max Retry Wait, not by Max Retries.
+		run: () => ({ parameters: { options: { maxRetries: 0, maxRetryWaitSeconds: 1 } } }),
 		expected: fails(/"too many requests" \(HTTP 429\)/),
 		sends: true,
 	},
@@ -196,7 +198,7 @@ const FAILURES: FailurePath[] = [
 	},
 	{
 		name: '429 echoing the key',
-		prepare: (s) => s.failNext({ status: 429, headers: { 'retry-after': '0' }, body: { msg: KEY }, times: 5 }),
+		prepare: (s) => s.failNext({ status: 429, body: { msg: KEY }, times: 5 }), // no Retry-After: Max Retries (0) ends it
 		expected: fails(/HTTP 429/),
 		sends: true,
 	},

@@ -1,10 +1,22 @@
-/** A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order. */
+/**
+ * A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order.
+ * The limit may change while it runs (automatic concurrency): a higher one admits waiters at
+ * once, a lower one takes effect as holders leave.
+ */
 export class ConcurrencyLimiter {
 	private active = 0;
 
 	private readonly waiting: Array<() => void> = [];
 
-	constructor(private readonly limit: number) {}
+	constructor(private limit: number) {}
+
+	setLimit(limit: number): void {
+		this.limit = limit;
+		while (this.active < this.limit && this.waiting.length) {
+			this.active++;
+			(this.waiting.shift() as () => void)();
+		}
+	}
 
 	/**
 	 * Runs `work` holding a slot and gives the slot back however the work ends (result, error,
@@ -44,9 +56,12 @@ export class ConcurrencyLimiter {
 		});
 	}
 
-	/** Hands the slot straight to the next waiter, so a late arrival cannot jump the queue. */
+	/**
+	 * Hands the slot straight to the next waiter, so a late arrival cannot jump the queue; after
+	 * the limit was lowered below the holders, the slot is given up instead.
+	 */
 	private release(): void {
-		const next = this.waiting.shift();
+		const next = this.active <= this.limit ? this.waiting.shift() : undefined;
 		if (next) next();
 		else this.active--;
 	}

@@ -2,7 +2,10 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { isUnset } from '../spec/coerce';
 
 export interface RequestPolicy {
+	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
 	maxConcurrency: number;
+	/** Automatic mode: the bound follows the service's pushback (see ConcurrencyController). */
+	adaptiveConcurrency: boolean;
 	retry: boolean;
 	maxRetries: number;
 	/** Upper bound on the time one item spends sleeping between its attempts. */
@@ -27,6 +30,12 @@ function readWholeNumber(options: IDataObject, name: NumericOption): { value?: n
 	return { value: Math.min(maxValue, Math.max(minValue, Math.floor(number))) };
 }
 
+/** A switch from the UI, or from an expression that wrote it as text ("false" means off). */
+function flagOption(value: unknown, fallback: boolean): boolean {
+	if (isUnset(value)) return fallback;
+	return value !== false && value !== 'false';
+}
+
 export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const defaults = DEFAULT_REQUEST_POLICY;
 	const concurrency = readWholeNumber(options, 'maxConcurrency');
@@ -34,7 +43,8 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const waitSeconds = readWholeNumber(options, 'maxRetryWaitSeconds');
 	const policy: RequestPolicy = {
 		maxConcurrency: concurrency.value ?? defaults.maxConcurrency,
-		retry: options.retryOnFailure === undefined ? defaults.retry : options.retryOnFailure !== false,
+		adaptiveConcurrency: flagOption(options.adaptiveConcurrency, defaults.adaptiveConcurrency),
+		retry: flagOption(options.retryOnFailure, defaults.retry),
 		maxRetries: retries.value ?? defaults.maxRetries,
 		maxRetryWaitMs: waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
 	};
@@ -51,21 +61,21 @@ export const requestPolicyOptions: INodeProperties = {
 	default: {},
 	options: [
 		{
+			displayName: 'Adapt Concurrency to the Service',
+			name: 'adaptiveConcurrency',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to start with 10 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out. Off: always Max Concurrent Requests.',
+		},
+		{
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
 			type: 'number',
 			typeOptions: { minValue: 1, maxValue: 100 },
-			default: 10,
+			default: 100,
 			description:
-				'Most requests in flight at once across all input items of one run. Raise it for a slow API; lower it for a strict rate limit.',
-		},
-		{
-			displayName: 'Retry on Rate Limit and Transient Errors',
-			name: 'retryOnFailure',
-			type: 'boolean',
-			default: true,
-			description:
-				'Whether to retry a request answered with 429 or 5xx, or cut by a timeout or a dropped connection. Honors Retry-After. Requests that create something (start a call, create a knowledge base) are retried only when the service provably did not receive them (429, connection refused).',
+				'Most requests in flight at once across all input items of one run: the ceiling when concurrency adapts to the service, the exact number otherwise',
 		},
 		{
 			displayName: 'Max Retries',
@@ -84,6 +94,14 @@ export const requestPolicyOptions: INodeProperties = {
 			description:
 				'Most time one item may spend waiting between its retries before it fails (when retrying is on)',
 		},
+		{
+			displayName: 'Retry on Rate Limit and Transient Errors',
+			name: 'retryOnFailure',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to retry a request answered with 429 or 5xx, or cut by a timeout or a dropped connection. Honors Retry-After. Requests that create something (start a call, create a knowledge base) are retried only when the service provably did not receive them (429, connection refused).',
+		},
 	],
 };
 
@@ -94,6 +112,7 @@ function optionNamed(name: string): INodeProperties {
 /** The defaults shown in the UI are the ones applied when an option is not set. */
 export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
 	maxConcurrency: optionNamed('maxConcurrency').default as number,
+	adaptiveConcurrency: optionNamed('adaptiveConcurrency').default as boolean,
 	retry: optionNamed('retryOnFailure').default as boolean,
 	maxRetries: optionNamed('maxRetries').default as number,
 	maxRetryWaitMs: (optionNamed('maxRetryWaitSeconds').default as number) * 1000,

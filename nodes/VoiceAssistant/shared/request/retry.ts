@@ -32,6 +32,11 @@ export function failureKindOf(status: number | undefined, code: string | undefin
 	}
 }
 
+/** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */
+export function isPushback(kind: FailureKind): boolean {
+	return kind === 'rate-limited' || kind === 'unavailable' || kind === 'timeout';
+}
+
 /** Failures after which the service provably did nothing, so even a create may be sent again. */
 const NOT_RECEIVED: ReadonlySet<FailureKind> = new Set(['rate-limited', 'connection-refused']);
 
@@ -84,25 +89,37 @@ export function backoffDelay(attempt: number, random: () => number = Math.random
 interface RetryDecision {
 	retry: boolean;
 	delayMs: number;
+	/** The service said when to come back (Retry-After on a 429 or 503). */
+	guided: boolean;
+}
+
+/** Pushback that says when to come back: 429 or 503 with a Retry-After. */
+function isGuided(kind: FailureKind, retryAfterMs: number | undefined): boolean {
+	return retryAfterMs !== undefined && (kind === 'rate-limited' || kind === 'unavailable');
 }
 
 /**
- * Decides what to do after attempt number `attempt` (0-based) failed.
- * `waitedMs` is the time this item already spent sleeping between attempts.
+ * Decides what to do after an attempt failed. A wait the service asked for (Retry-After on a 429
+ * or 503) is bounded by Max Retry Wait alone: under a long storm every request still goes
+ * through once the service lets it. Failures without such guidance are bounded by Max Retries
+ * too. `unguidedRetries` counts this item's retries so far that had no guidance; `waitedMs` is
+ * the time it already spent waiting between attempts.
  */
 export function decideRetry(
 	policy: RequestPolicy,
 	method: string,
 	kind: FailureKind,
-	attempt: number,
+	unguidedRetries: number,
 	waitedMs: number,
 	retryAfterMs: number | undefined,
 	random: () => number = Math.random,
 ): RetryDecision {
-	const no = { retry: false, delayMs: 0 };
-	if (!policy.retry || attempt >= policy.maxRetries || !isRetryable(method, kind)) return no;
+	const guided = isGuided(kind, retryAfterMs);
+	const no = { retry: false, delayMs: 0, guided };
+	if (!policy.retry || !isRetryable(method, kind)) return no;
+	if (!guided && unguidedRetries >= policy.maxRetries) return no;
 	// A floor: `Retry-After: 0` (or a backoff drawn as 0) must not become a burst of back-to-back requests.
-	const delayMs = Math.max(MIN_RETRY_DELAY_MS, retryAfterMs ?? backoffDelay(attempt, random));
+	const delayMs = Math.max(MIN_RETRY_DELAY_MS, retryAfterMs ?? backoffDelay(unguidedRetries, random));
 	if (waitedMs + delayMs > policy.maxRetryWaitMs) return no;
-	return { retry: true, delayMs };
+	return { retry: true, delayMs, guided };
 }

@@ -5,16 +5,25 @@ import type {
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
+import { ConcurrencyController } from './adaptiveConcurrency';
 import { ConcurrencyLimiter } from './limiter';
+import { Progress, type ProgressFigures } from './progress';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
+import { isPushback, type FailureKind } from './retry';
 import { readApiTarget, type ApiTarget } from './target';
 
 /**
- * State shared by the items of one run of the node: the concurrency limiter, the credential,
- * the execution's cancel signal and the first error that stops the run.
+ * State shared by the items of one run of the node: the concurrency limiter (and in automatic
+ * mode its controller), the credential, the execution's cancel signal, the progress log and the
+ * first error that stops the run.
  */
 export class RunState {
 	readonly limiter: ConcurrencyLimiter;
+
+	/** Automatic mode only: moves the limiter's bound with the service's answers. */
+	private readonly controller: ConcurrencyController | undefined;
+
+	readonly progress: Progress;
 
 	/** Set when an item failed and the node does not continue on fail: nothing more is sent. */
 	stopError: NodeApiError | NodeOperationError | undefined;
@@ -31,8 +40,25 @@ export class RunState {
 		readonly policy: RequestPolicy,
 		/** Aborted when the user (or n8n) cancels the execution. */
 		readonly signal: AbortSignal | undefined,
+		progress: (figures: ProgressFigures) => Progress,
 	) {
-		this.limiter = new ConcurrencyLimiter(policy.maxConcurrency);
+		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
+		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
+		this.progress = progress({
+			concurrency: () => ({
+				now: this.controller?.limit ?? policy.maxConcurrency,
+				peak: this.controller?.peak ?? policy.maxConcurrency,
+			}),
+			inFlight: () => this.limiter.inUse,
+		});
+	}
+
+	/** How an attempt ended (undefined: an answer that is not an error): moves the automatic bound. */
+	attemptEnded(failure: FailureKind | undefined): void {
+		if (!this.controller) return;
+		if (failure !== undefined && isPushback(failure)) this.controller.onPushback();
+		else this.controller.onAnswer();
+		this.limiter.setLimit(this.controller.limit);
 	}
 
 	/** Called when an item failed and the node does not continue on fail: items not yet sent will not be. */
@@ -47,6 +73,12 @@ export class RunState {
 		this.target ??= readApiTarget(context);
 		return await this.target;
 	}
+}
+
+/** The number of items of this run of the node (main input, or the tool call's input). */
+function itemCount(context: IExecuteSingleFunctions): number {
+	const input = context.getExecuteData()?.data;
+	return (input?.main?.[0] ?? input?.ai_tool?.[0] ?? [undefined]).length;
 }
 
 /** The run that item 0 began last, per `executeData` (the object all items of a run share). */
@@ -68,7 +100,9 @@ export function joinRun(context: IExecuteSingleFunctions, request: IHttpRequestO
 	if (!state) {
 		// Read once per run: a limit on requests in flight cannot differ between items.
 		const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
-		state = new RunState(policy, context.getExecutionCancelSignal?.());
+		const total = itemCount(context);
+		const progress = (figures: ProgressFigures) => new Progress(total, context.logger, context.getNode().name, figures);
+		state = new RunState(policy, context.getExecutionCancelSignal?.(), progress);
 		latestRun.set(key, state);
 	}
 	runOfRequest.set(request, state);

@@ -26,7 +26,10 @@ export async function sendItem(
 	const itemIndex = this.getItemIndex();
 	const id = requestData.options.qs?.id;
 	const invalid = state.invalidItems.get(itemIndex);
-	if (invalid) return [errorItem(this, invalid, itemIndex)];
+	if (invalid) {
+		state.progress.itemDone(false);
+		return [errorItem(this, invalid, itemIndex)];
+	}
 
 	const target = await state.apiTarget(this);
 	requestData.options.baseURL = target.root;
@@ -41,6 +44,7 @@ export async function sendItem(
 	} else {
 		outcome = await sendInSlot(this, state, target, requestData);
 	}
+	state.progress.itemDone('items' in outcome);
 	if ('items' in outcome) return outputItems(outcome.items, itemIndex, id, target.apiKey);
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
 	state.stop(outcome.error, itemIndex);
@@ -72,24 +76,35 @@ async function sendWithRetries(
 ): Promise<Outcome> {
 	const method = String(requestData.options.method ?? 'GET').toUpperCase();
 	let waitedMs = 0;
-	for (let attempt = 0; ; attempt++) {
+	let unguidedRetries = 0;
+	for (let attempt = 1; ; attempt++) {
 		if (state.stopError) return notSent(context, state);
 		if (state.signal?.aborted) return cancelled(context);
 		try {
-			return { items: await attemptRequest(context, target, requestData) };
+			const items = await attemptRequest(context, target, requestData);
+			state.attemptEnded(undefined);
+			return { items };
 		} catch (caught) {
-			if (caught instanceof NodeOperationError) return { error: caught }; // from our response hooks
+			if (caught instanceof NodeOperationError) {
+				state.attemptEnded(undefined); // from our response hooks: the service did answer
+				return { error: caught };
+			}
 			const failure = readHttpFailure(caught);
+			state.attemptEnded(failure.kind);
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
-			const decision = decideRetry(state.policy, method, failure.kind, attempt, waitedMs, retryAfterMs);
+			const decision = decideRetry(state.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
 			if (!decision.retry || state.signal?.aborted) {
-				const where = failureContext(requestData, attempt + 1);
+				const where = failureContext(requestData, attempt);
 				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
 			}
+			if (!decision.guided) unguidedRetries++;
 			// The item keeps its slot while it waits: the more the service pushes back, the fewer
 			// requests are in flight, and when every slot waits nothing new is sent.
 			waitedMs += decision.delayMs;
-			if (!(await waitUnlessCancelled(decision.delayMs, state.signal))) return cancelled(context);
+			state.progress.retryWaitStarted();
+			const waited = await waitUnlessCancelled(decision.delayMs, state.signal);
+			state.progress.retryWaitEnded();
+			if (!waited) return cancelled(context);
 		}
 	}
 }
