@@ -8,6 +8,7 @@ module.exports = {
 	transform: {
 		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
 	},
+	setupFiles: ['<rootDir>/test/env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 	testTimeout: 30000,
 };
