@@ -9,6 +9,7 @@
  *   npm run bench                  # all scenarios
  *   npm run bench -- --quick       # N = 1,000 only
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
+ *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos)
  *   npm run bench -- --help        # this text
  */
 
@@ -98,6 +99,7 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 	const failed = items.filter((item) => item.json?.error !== undefined || item.error !== undefined).length;
 	const summary = await sim.summary();
 	const wallMs = task.executionTime;
+	const summaryLine = `${result.stdout}\n${result.stderr}`.split('\n').find((line) => line.includes('": done: '));
 	return {
 		wallMs,
 		processMs,
@@ -112,6 +114,9 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 		applied: summary.distinctChanges,
 		duplicates: summary.duplicatedChanges,
 		requests: summary.total,
+		byStatus: summary.byStatus,
+		executionFailed: Boolean(run.data.resultData.error),
+		summaryLine: summaryLine?.trim(),
 	};
 }
 
@@ -159,12 +164,163 @@ function ratios(rows) {
 	return lines.join('\n');
 }
 
+const share = (part, whole) => `${num((100 * part) / whole, 1)}%`;
+
+/** The default-settings rows against the issue's targets (issue 10), measured in the same run. */
+function defaultsReport(rows) {
+	const find = (name) => rows.find((row) => row.name === name);
+	const lines = [];
+	for (const latency of [100, 300]) {
+		const http = find(`HTTP Request node, ${latency} ms latency`);
+		const ours = find(`Voice Assistant, ${latency} ms latency`);
+		if (!http || !ours) continue;
+		const sequentialMs = ours.count * latency;
+		lines.push(
+			`${latency} ms latency, ${ours.count} updates: ours ${num(ours.result.wallMs / 1000, 1)} s (up to ${num(ours.result.maxInFlight)} in flight), ` +
+				`HTTP Request ${num(http.result.wallMs / 1000, 1)} s (${num(http.result.maxInFlight)} in flight): ${num(http.result.wallMs / ours.result.wallMs, 2)}× the HTTP Request node; ` +
+				`${num(sequentialMs / ours.result.wallMs, 1)}× a sequential loop (${ours.count} × ${latency} ms = ${num(sequentialMs / 1000)} s)`,
+		);
+	}
+	const limited = rows.filter((row) => row.name.includes('defaults, rate limit'));
+	for (const row of limited) {
+		const ideal = (row.count / row.rate) * 1000;
+		const throttled = row.result.byStatus?.[429] ?? 0;
+		lines.push(
+			`${row.name}: ${row.result.applied} / ${row.count} applied, ${row.result.duplicates} twice, wall = ${num(row.result.wallMs / ideal, 2)} × N/R, ` +
+				`429 answers ${throttled} of ${row.result.requests} requests (${share(throttled, row.result.requests)})`,
+		);
+	}
+	const http0 = find('HTTP Request node, defaults, no latency');
+	const ours0 = find('Voice Assistant (Map Automatically), defaults, no latency');
+	if (http0 && ours0) {
+		const fixed = find('Voice Assistant (Map Automatically), fixed 10 in flight, no latency');
+		lines.push(
+			`no latency, ${ours0.count} updates: ${num(http0.result.wallMs / ours0.result.wallMs, 2)}× the HTTP Request node` +
+				(fixed ? ` (fixed 10 in flight, adaptive off: ${num(http0.result.wallMs / fixed.result.wallMs, 2)}×)` : ''),
+		);
+	}
+	for (const row of rows.filter((r) => r.name.includes('chaos, seed'))) {
+		lines.push(
+			`${row.name}: ${row.result.executionFailed ? 'execution failed' : 'execution succeeded'}, ${row.result.succeeded} ok / ${row.result.failed} failed, ` +
+				`${row.result.applied} applied, ${row.result.duplicates} twice, ${row.result.requests} requests`,
+		);
+	}
+	const calls = rows.find((row) => row.name.startsWith('Voice Assistant call starts (POST), defaults'));
+	if (calls) {
+		const cut = calls.result.byStatus?.[0] ?? 0;
+		lines.push(
+			`${calls.count} call starts under chaos: ${calls.result.duplicates} sent twice, ${cut} cut connections, ${calls.result.failed} items failed ` +
+				`(${calls.result.failed === cut ? 'one per cut connection' : 'NOT one per cut connection'}), ${calls.result.applied} calls started`,
+		);
+	}
+	return lines.join('\n');
+}
+
+/** Throughput, the engine's floor, 50 ms latency, a rate limit and chaos with tuned options. */
+async function standardRows(sim, ctx, record, counts) {
+	await setSimulator(sim, {});
+	for (const count of counts) {
+		await record('simulator capacity (autocannon, 10 connections)', count, () => loadToolRow(sim, count));
+		await record('HTTP Request node', count, () => n8nRow(ctx, sim, { id: `http${count}`, target: 'httpRequest', count }));
+		await record('one-field declarative probe', count, () => n8nRow(ctx, sim, { id: `probe${count}`, target: 'probe', count }));
+		await record('Voice Assistant (Map Automatically)', count, () => n8nRow(ctx, sim, { id: `ours${count}`, target: 'ours', count }));
+		await record('Voice Assistant (fields mapped by expressions)', count, () =>
+			n8nRow(ctx, sim, { id: `manual${count}`, target: 'oursManual', count }),
+		);
+	}
+
+	const slowCount = counts[counts.length - 1];
+	await setSimulator(sim, { latencyMs: 50 });
+	await record('HTTP Request node, 50 ms latency', slowCount, () =>
+		n8nRow(ctx, sim, { id: `httpSlow${slowCount}`, target: 'httpRequest', count: slowCount }),
+	);
+	await record('Voice Assistant, 50 ms latency, 50 concurrent', slowCount, () =>
+		n8nRow(ctx, sim, { id: `oursSlow${slowCount}`, target: 'ours', count: slowCount, options: { maxConcurrency: 50 } }),
+	);
+
+	const rate = 200;
+	await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
+	for (const [name, target] of [
+		['HTTP Request node', 'httpRequest'],
+		['one-field declarative probe', 'probe'],
+		['Voice Assistant (Map Automatically)', 'ours'],
+	]) {
+		await sleep(1500); // a full bucket for everyone
+		await record(`${name}, rate limit ${rate}/s`, slowCount, () =>
+			n8nRow(ctx, sim, { id: `${target}Limited${slowCount}`, target, count: slowCount }),
+		{ rate });
+	}
+
+	await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 11 } });
+	await record('Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
+		n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
+	);
+	await sim.reset();
+	await record('Voice Assistant call starts (POST), same chaos', 1_000, () =>
+		n8nRow(ctx, sim, { id: 'callsChaos', target: 'oursCalls', count: 1_000, options: { maxRetries: 20 } }),
+	);
+}
+
+/** Issue 10's rows: default settings on both sides, the HTTP Request node in the same run. */
+async function defaultsRows(sim, ctx, record) {
+	const count = 2_000;
+	for (const latency of [100, 300]) {
+		await setSimulator(sim, { latencyMs: latency });
+		await record(`HTTP Request node, ${latency} ms latency`, count, () =>
+			n8nRow(ctx, sim, { id: `httpLatency${latency}`, target: 'httpRequest', count }),
+		);
+		await record(`Voice Assistant, ${latency} ms latency`, count, () =>
+			n8nRow(ctx, sim, { id: `oursLatency${latency}`, target: 'ours', count }),
+		);
+	}
+
+	const big = 10_000;
+	await setSimulator(sim, {});
+	await record('HTTP Request node, defaults, no latency', big, () =>
+		n8nRow(ctx, sim, { id: 'httpDefaults', target: 'httpRequest', count: big }),
+	);
+	await record('Voice Assistant (Map Automatically), defaults, no latency', big, () =>
+		n8nRow(ctx, sim, { id: 'oursDefaults', target: 'ours', count: big }),
+	);
+	await record('Voice Assistant (Map Automatically), fixed 10 in flight, no latency', big, () =>
+		n8nRow(ctx, sim, { id: 'oursFixed10', target: 'ours', count: big, options: { adaptiveConcurrency: false, maxConcurrency: 10 } }),
+	);
+
+	const rate = 200;
+	await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
+	for (const [name, target] of [
+		['HTTP Request node', 'httpRequest'],
+		['Voice Assistant (Map Automatically)', 'ours'],
+	]) {
+		await sleep(1500); // a full bucket for everyone
+		await record(`${name}, defaults, rate limit ${rate}/s`, big, () =>
+			n8nRow(ctx, sim, { id: `${target}DefaultsLimited`, target, count: big }),
+		{ rate });
+	}
+
+	for (const seed of [1, 2, 3]) {
+		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed } });
+		await record(`HTTP Request node, chaos, seed ${seed}`, count, () =>
+			n8nRow(ctx, sim, { id: `httpChaos${seed}`, target: 'httpRequest', count }),
+		);
+		await sim.reset();
+		await record(`Voice Assistant, chaos, seed ${seed}`, count, () =>
+			n8nRow(ctx, sim, { id: `oursChaos${seed}`, target: 'ours', count }),
+		);
+	}
+	await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed: 4 } });
+	await record('Voice Assistant call starts (POST), defaults, chaos', 300, () =>
+		n8nRow(ctx, sim, { id: 'callsDefaultsChaos', target: 'oursCalls', count: 300 }),
+	);
+}
+
 async function main() {
 	if (args.has('--help')) {
-		log('npm run bench [-- --quick | --big]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
+		log('npm run bench [-- --quick | --big | --defaults]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
 		return;
 	}
 	const quick = args.has('--quick');
+	const defaultsOnly = args.has('--defaults');
 	const counts = quick ? [1_000] : [1_000, 10_000];
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'voice-assistant-bench-'));
 	const userFolder = path.join(dir, 'user');
@@ -188,50 +344,14 @@ async function main() {
 		const result = await run();
 		rows.push({ name, count, result, ...extra });
 		log(`  ${num(result.wallMs / 1000, 1)} s, ${num(result.requestsPerSec)} req/s, ${result.succeeded} ok / ${result.failed} failed, peak RSS ${mb(result.peakRss)}`);
+		if (result.summaryLine) log(`  ${result.summaryLine}`);
 	};
+	const load = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
+	const loadBefore = load();
 
 	try {
-		await setSimulator(sim, {});
-		for (const count of counts) {
-			await record('simulator capacity (autocannon, 10 connections)', count, () => loadToolRow(sim, count));
-			await record('HTTP Request node', count, () => n8nRow(ctx, sim, { id: `http${count}`, target: 'httpRequest', count }));
-			await record('one-field declarative probe', count, () => n8nRow(ctx, sim, { id: `probe${count}`, target: 'probe', count }));
-			await record('Voice Assistant (Map Automatically)', count, () => n8nRow(ctx, sim, { id: `ours${count}`, target: 'ours', count }));
-			await record('Voice Assistant (fields mapped by expressions)', count, () =>
-				n8nRow(ctx, sim, { id: `manual${count}`, target: 'oursManual', count }),
-			);
-		}
-
-		const slowCount = counts[counts.length - 1];
-		await setSimulator(sim, { latencyMs: 50 });
-		await record('HTTP Request node, 50 ms latency', slowCount, () =>
-			n8nRow(ctx, sim, { id: `httpSlow${slowCount}`, target: 'httpRequest', count: slowCount }),
-		);
-		await record('Voice Assistant, 50 ms latency, 50 concurrent', slowCount, () =>
-			n8nRow(ctx, sim, { id: `oursSlow${slowCount}`, target: 'ours', count: slowCount, options: { maxConcurrency: 50 } }),
-		);
-
-		const rate = 200;
-		await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
-		for (const [name, target] of [
-			['HTTP Request node', 'httpRequest'],
-			['one-field declarative probe', 'probe'],
-			['Voice Assistant (Map Automatically)', 'ours'],
-		]) {
-			await sleep(1500); // a full bucket for everyone
-			await record(`${name}, rate limit ${rate}/s`, slowCount, () =>
-				n8nRow(ctx, sim, { id: `${target}Limited${slowCount}`, target, count: slowCount }),
-			{ rate });
-		}
-
-		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 11 } });
-		await record('Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
-			n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
-		);
-		await sim.reset();
-		await record('Voice Assistant call starts (POST), same chaos', 1_000, () =>
-			n8nRow(ctx, sim, { id: 'callsChaos', target: 'oursCalls', count: 1_000, options: { maxRetries: 20 } }),
-		);
+		if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
+		await defaultsRows(sim, ctx, record);
 
 		if (args.has('--big')) {
 			await setSimulator(sim, {});
@@ -244,12 +364,15 @@ async function main() {
 	}
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
-	const report = `Machine: ${machine}\n\n${table(rows)}\n\n${ratios(rows)}\n`;
+	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
-	fs.writeFileSync(path.join(results, 'latest.md'), report);
-	fs.writeFileSync(path.join(results, 'latest.json'), JSON.stringify({ machine, rows }, null, 2));
+	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
+	const name = defaultsOnly ? 'defaults' : 'latest';
+	fs.writeFileSync(path.join(results, `${name}.md`), report);
+	fs.writeFileSync(path.join(results, `${name}.json`), JSON.stringify({ machine, load: loadLine, rows }, null, 2));
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
