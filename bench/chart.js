@@ -1,50 +1,78 @@
 'use strict';
 
 /**
- * Draws docs/images/bench.svg from the last benchmark (bench/results/latest.json): requests per
- * second of each 10,000-item scenario, and how many of the 10,000 updates were applied.
- *   node bench/chart.js [results.json] [out.svg]
+ * Draws docs/images/bench.svg from the last benchmark: requests per second of each 10,000-item
+ * scenario (and how many of the 10,000 updates were applied), then the 2,000 updates at 100 and
+ * 300 ms service latency with default settings. Reads bench/results/latest.json and, when
+ * present, bench/results/defaults.json (`--defaults` runs; its rows replace those of the same name).
+ *   node bench/chart.js [results.json ...] [out.svg]
  */
 const fs = require('fs');
 const path = require('path');
 
-const input = process.argv[2] ?? path.join(__dirname, 'results', 'latest.json');
-const output = process.argv[3] ?? path.join(__dirname, '..', 'docs', 'images', 'bench.svg');
-const { machine, rows } = JSON.parse(fs.readFileSync(input, 'utf8'));
+const argv = process.argv.slice(2);
+const output = argv.find((arg) => arg.endsWith('.svg')) ?? path.join(__dirname, '..', 'docs', 'images', 'bench.svg');
+const given = argv.filter((arg) => arg.endsWith('.json'));
+const inputs = (given.length ? given : ['latest.json', 'defaults.json'].map((name) => path.join(__dirname, 'results', name))).filter(
+	(file) => fs.existsSync(file),
+);
+if (inputs.length === 0) throw new Error('No benchmark results: run npm run bench first');
 
-const bars = rows
-	.filter((row) => row.count === 10_000 && !row.name.startsWith('simulator'))
-	.map((row) => ({ label: row.name, value: row.result.requestsPerSec, applied: row.result.applied, count: row.count }));
+const byKey = new Map();
+const machines = [];
+for (const file of inputs) {
+	const { machine, load, rows } = JSON.parse(fs.readFileSync(file, 'utf8'));
+	machines.push(load ? `${machine}; ${load.replace('Load average (1, 5, 15 min): ', 'load ')}` : machine);
+	for (const row of rows) byKey.set(`${row.name}|${row.count}`, row);
+}
+const rows = [...byKey.values()].filter((row) => !row.name.startsWith('simulator') && !row.name.includes('chaos'));
 
-const width = 900;
+const toBar = (row) => ({ label: row.name, value: row.result.requestsPerSec, applied: row.result.applied, count: row.count });
+const groups = [
+	{ title: '10,000 contact updates', bars: rows.filter((row) => row.count === 10_000).map(toBar) },
+	{
+		title: '2,000 contact updates at 100 and 300 ms service latency, default settings',
+		bars: rows.filter((row) => row.count === 2_000 && / ms latency$/.test(row.name)).map(toBar),
+	},
+].filter((group) => group.bars.length > 0);
+
+const width = 940;
 const rowHeight = 34;
-const left = 380;
-const top = 56;
-const height = top + bars.length * rowHeight + 40;
-const max = Math.max(...bars.map((bar) => bar.value));
+const groupGap = 36;
+const left = 420;
+const top = 40 + machines.length * 18;
+const all = groups.flatMap((group) => group.bars);
+const max = Math.max(...all.map((bar) => bar.value));
 const scale = (width - left - 150) / max;
 const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
 const isOurs = (label) => label.startsWith('Voice Assistant');
 
-const body = bars
-	.map((bar, i) => {
-		const y = top + i * rowHeight;
+let y = top;
+const body = [];
+for (const group of groups) {
+	body.push(`<text x="20" y="${y + 22}" font-weight="bold">${escape(group.title)}</text>`);
+	y += groupGap;
+	for (const bar of group.bars) {
 		const barWidth = Math.max(2, bar.value * scale);
 		const lost = bar.count - bar.applied;
 		const note = lost > 0 ? ` — ${lost.toLocaleString('en')} lost` : '';
-		return [
-			`<text x="${left - 10}" y="${y + 20}" text-anchor="end">${escape(bar.label)}</text>`,
-			`<rect x="${left}" y="${y + 6}" width="${barWidth.toFixed(1)}" height="20" rx="3" fill="${isOurs(bar.label) ? '#5B4CF5' : '#9CA3AF'}"/>`,
-			`<text x="${left + barWidth + 8}" y="${y + 20}">${Math.round(bar.value)} req/s${note}</text>`,
-		].join('');
-	})
-	.join('\n');
+		body.push(
+			[
+				`<text x="${left - 10}" y="${y + 20}" text-anchor="end">${escape(bar.label)}</text>`,
+				`<rect x="${left}" y="${y + 6}" width="${barWidth.toFixed(1)}" height="20" rx="3" fill="${isOurs(bar.label) ? '#5B4CF5' : '#9CA3AF'}"/>`,
+				`<text x="${left + barWidth + 8}" y="${y + 20}">${Math.round(bar.value)} req/s${note}</text>`,
+			].join(''),
+		);
+		y += rowHeight;
+	}
+}
+const height = y + 24;
 
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="13" fill="#111827">
 <rect width="100%" height="100%" fill="#ffffff"/>
-<text x="20" y="28" font-size="16" font-weight="bold">10,000 contact updates in n8n 2.8.4: requests per second (higher is better)</text>
-<text x="20" y="46" fill="#6B7280">${escape(machine)}</text>
-${body}
+<text x="20" y="28" font-size="16" font-weight="bold">Contact updates in n8n 2.8.4: requests per second (higher is better)</text>
+${machines.map((line, i) => `<text x="20" y="${46 + i * 18}" fill="#6B7280">${escape(line)}</text>`).join('\n')}
+${body.join('\n')}
 </svg>
 `;
 fs.mkdirSync(path.dirname(output), { recursive: true });
