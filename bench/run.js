@@ -96,7 +96,15 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 	const task = run.data.resultData.runData[TARGET]?.[0];
 	if (!task) throw new Error(`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`);
 	const items = task.data?.main?.[0] ?? [];
-	const failed = items.filter((item) => item.json?.error !== undefined || item.error !== undefined).length;
+	const errors = items.map((item) => item.json?.error ?? item.error?.message ?? item.error).filter((error) => error !== undefined);
+	const failed = errors.length;
+	// Why items failed, by kind: a cut connection, or the status the service answered.
+	const failures = {};
+	for (const error of errors) {
+		const text = String(error);
+		const kind = /dropped|reset|hang up/i.test(text) ? 'cut connection' : (/HTTP (\d{3})/.exec(text)?.[1] ?? 'other');
+		failures[kind] = (failures[kind] ?? 0) + 1;
+	}
 	const summary = await sim.summary();
 	const wallMs = task.executionTime;
 	const summaryLine = `${result.stdout}\n${result.stderr}`.split('\n').find((line) => line.includes('": done: '));
@@ -115,6 +123,7 @@ async function n8nRow(ctx, sim, { id, target, count, options }) {
 		duplicates: summary.duplicatedChanges,
 		requests: summary.total,
 		byStatus: summary.byStatus,
+		failures,
 		executionFailed: Boolean(run.data.resultData.error),
 		summaryLine: summaryLine?.trim(),
 	};
@@ -208,9 +217,12 @@ function defaultsReport(rows) {
 	const calls = rows.find((row) => row.name.startsWith('Voice Assistant call starts (POST), defaults'));
 	if (calls) {
 		const cut = calls.result.byStatus?.[0] ?? 0;
+		const reported = calls.result.failures?.['cut connection'] ?? 0;
+		const kinds = Object.entries(calls.result.failures ?? {}).map(([kind, n]) => `${n} ${kind}`).join(', ');
 		lines.push(
-			`${calls.count} call starts under chaos: ${calls.result.duplicates} sent twice, ${cut} cut connections, ${calls.result.failed} items failed ` +
-				`(${calls.result.failed === cut ? 'one per cut connection' : 'NOT one per cut connection'}), ${calls.result.applied} calls started`,
+			`${calls.count} call starts under chaos: ${calls.result.duplicates} sent twice, ${cut} cut connections, ${reported} items failed with a dropped connection ` +
+				`(${reported === cut ? 'one per cut connection' : 'NOT one per cut connection'}); ${calls.result.failed} failed in all (${kinds}; a POST is not sent again after a 503), ` +
+				`${calls.result.applied} calls started`,
 		);
 	}
 	return lines.join('\n');
