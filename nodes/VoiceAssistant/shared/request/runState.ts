@@ -2,12 +2,13 @@ import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IHttpRequestOptions,
+	Logger,
 	NodeApiError,
 	NodeOperationError,
 } from 'n8n-workflow';
 import { ConcurrencyController } from './adaptiveConcurrency';
 import { ConcurrencyLimiter } from './limiter';
-import { Progress, type ProgressFigures } from './progress';
+import { Progress } from './progress';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { isPushback, type FailureKind } from './retry';
 import { readApiTarget, type ApiTarget } from './target';
@@ -40,11 +41,11 @@ export class RunState {
 		readonly policy: RequestPolicy,
 		/** Aborted when the user (or n8n) cancels the execution. */
 		readonly signal: AbortSignal | undefined,
-		progress: (figures: ProgressFigures) => Progress,
+		log: { total: number; logger: Logger; nodeName: string },
 	) {
 		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
 		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
-		this.progress = progress({
+		this.progress = new Progress(log.total, log.logger, log.nodeName, {
 			concurrency: () => ({
 				now: this.controller?.limit ?? policy.maxConcurrency,
 				peak: this.controller?.peak ?? policy.maxConcurrency,
@@ -100,9 +101,8 @@ export function joinRun(context: IExecuteSingleFunctions, request: IHttpRequestO
 	if (!state) {
 		// Read once per run: a limit on requests in flight cannot differ between items.
 		const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
-		const total = itemCount(context);
-		const progress = (figures: ProgressFigures) => new Progress(total, context.logger, context.getNode().name, figures);
-		state = new RunState(policy, context.getExecutionCancelSignal?.(), progress);
+		const log = { total: itemCount(context), logger: context.logger, nodeName: context.getNode().name };
+		state = new RunState(policy, context.getExecutionCancelSignal?.(), log);
 		latestRun.set(key, state);
 	}
 	runOfRequest.set(request, state);
