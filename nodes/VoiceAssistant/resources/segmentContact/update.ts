@@ -36,7 +36,7 @@ function normalizeContact(assembled: IDataObject, context: IExecuteSingleFunctio
 			? fromInputItem(context)
 			: { body: assembled, id: undefined };
 	const body = withoutEmpty(textFields(mapped.body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS);
-	return { body, id: typeof mapped.id === 'number' ? String(mapped.id) : mapped.id ?? undefined };
+	return { body, id: mapped.id ?? undefined }; // preSend reads a number as its digits, as for every id
 }
 
 /** The segment contact body and its id, from the fields or (Map Automatically) the input item. */
