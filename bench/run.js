@@ -10,6 +10,7 @@
  *   npm run bench -- --quick       # N = 1,000 only
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
  *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos)
+ *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
  *   npm run bench -- --help        # this text
  */
 
@@ -27,6 +28,8 @@ const { CREDENTIALS, TARGET, benchWorkflow } = require('./workflows');
 const N8N_VERSION = '2.8.4';
 const API_KEY = 'bench-api-key';
 const args = new Set(process.argv.slice(2));
+const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
+const only = onlyArg ? new RegExp(onlyArg.slice('--only='.length), 'i') : undefined;
 
 const log = (line) => process.stdout.write(`${line}\n`);
 
@@ -328,7 +331,7 @@ async function defaultsRows(sim, ctx, record) {
 
 async function main() {
 	if (args.has('--help')) {
-		log('npm run bench [-- --quick | --big | --defaults]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
+		log('npm run bench [-- --quick | --big | --defaults | --only=REGEX]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
 		return;
 	}
 	const quick = args.has('--quick');
@@ -352,6 +355,7 @@ async function main() {
 	const ctx = { bin, userFolder, dir };
 	const rows = [];
 	const record = async (name, count, run, extra = {}) => {
+		if (only && !only.test(name)) return;
 		log(`▶ ${name}, N = ${count}`);
 		const result = await run();
 		rows.push({ name, count, result, ...extra });
@@ -382,7 +386,7 @@ async function main() {
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
 	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
-	const name = defaultsOnly ? 'defaults' : 'latest';
+	const name = only ? 'only' : defaultsOnly ? 'defaults' : 'latest';
 	fs.writeFileSync(path.join(results, `${name}.md`), report);
 	fs.writeFileSync(path.join(results, `${name}.json`), JSON.stringify({ machine, load: loadLine, rows }, null, 2));
 	fs.rmSync(dir, { recursive: true, force: true });

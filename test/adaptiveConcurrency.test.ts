@@ -20,13 +20,14 @@ describe('ConcurrencyController', () => {
 		return controller.limit;
 	}
 
-	it('starts at 10 and doubles per round while the service keeps up (slow start)', () => {
-		const controller = new ConcurrencyController(100);
+	it('starts at 32 and doubles per round while the service keeps up (slow start)', () => {
+		const controller = new ConcurrencyController(1000);
 		expect(controller.limit).toBe(INITIAL_CONCURRENCY);
-		expect([round(controller), round(controller), round(controller)]).toEqual([20, 40, 80]);
+		expect(INITIAL_CONCURRENCY).toBe(32);
+		expect([round(controller), round(controller), round(controller)]).toEqual([64, 128, 256]);
 	});
 
-	it('never goes above the ceiling, and starts there when the ceiling is lower than 10', () => {
+	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {
 		const controller = new ConcurrencyController(25);
 		for (let i = 0; i < 1000; i++) controller.onAnswer();
 		expect(controller.limit).toBe(25);
@@ -34,12 +35,13 @@ describe('ConcurrencyController', () => {
 	});
 
 	it('halves after a round in which most answers pushed back, then grows by one per round', () => {
-		const controller = new ConcurrencyController(100);
+		const controller = new ConcurrencyController(1000);
 		round(controller);
-		round(controller); // 40
-		// 30 of the round's 40 answers pushed back; its 10 good answers first grew it to 50 (slow start).
-		expect(round(controller, 30)).toBe(25);
-		expect([round(controller), round(controller)]).toEqual([26, 27]);
+		round(controller); // 128
+		// 100 of the round's 128 answers pushed back; its 28 good answers first grew it to 156 (slow start).
+		expect(round(controller, 100)).toBe(78);
+		expect(controller.cuts).toBe(1);
+		expect([round(controller), round(controller)]).toEqual([79, 80]);
 	});
 
 	it('keeps the bound through the noise of a busy service: a minority of 429s or 503s cuts nothing', () => {
@@ -50,13 +52,13 @@ describe('ConcurrencyController', () => {
 	});
 
 	it('after a cut, grows by one per round (additive increase); never below 1', () => {
-		const controller = new ConcurrencyController(100);
-		round(controller, 10); // all 10 pushed back: 5
-		expect(controller.limit).toBe(5);
-		expect([round(controller), round(controller), round(controller)]).toEqual([6, 7, 8]);
+		const controller = new ConcurrencyController(1000);
+		round(controller, 32); // all 32 pushed back: 16
+		expect(controller.limit).toBe(16);
+		expect([round(controller), round(controller), round(controller)]).toEqual([17, 18, 19]);
 		for (let i = 0; i < 10; i++) round(controller, controller.limit);
 		expect(controller.limit).toBe(1);
-		expect(controller.peak).toBe(10);
+		expect(controller.peak).toBe(32);
 	});
 });
 
@@ -112,16 +114,28 @@ describe('automatic concurrency in a run (n8n engine, simulator over HTTP)', () 
 });
 
 describe('Progress in the log', () => {
-	function progressOf(total: number) {
+	function progressOf(total: number, pace: { now: number | undefined; lowest: number | undefined } = { now: undefined, lowest: undefined }) {
 		const lines: string[] = [];
 		const log = (message: string) => lines.push(message);
 		const logger = { info: log, debug: log, warn: log, error: log };
 		const progress = new Progress(total, logger, 'Update contacts', {
 			concurrency: () => ({ now: 40, peak: 64 }),
 			inFlight: () => 12,
+			pace: () => pace,
 		});
 		return { progress, lines };
 	}
+
+	it('says when the run is paced to a rate limit, and how low the pace went', () => {
+		const { progress, lines } = progressOf(100, { now: 196.4, lowest: 171.2 });
+		for (let i = 0; i < 100; i++) progress.itemDone(true);
+		expect(lines[0]).toBe(
+			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s',
+		);
+		expect(lines[9]).toMatch(
+			/: done: 100 items in \d+\.\d s: 100 succeeded, 0 failed, 0 retries, up to 64 requests in flight, paced to the service's rate limit \(down to 171 requests\/s\)$/,
+		);
+	});
 
 	it('a line every tenth of the items, and one summary line', () => {
 		const { progress, lines } = progressOf(200);

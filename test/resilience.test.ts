@@ -35,13 +35,19 @@ describe('requests in flight are bounded across the items of a run', () => {
 		expect(sim().stats.maxInFlight).toBe(4);
 	});
 
-	it('automatic by default: 10 at first, more while the service keeps up, never above the ceiling', async () => {
+	it('automatic by default: 32 at first, more while the service keeps up', async () => {
 		sim().setOptions({ latencyMs: 40 });
 		await run(contactParameters(), contactRows(300));
 		const inFlightAtStart = sim().requests.filter((r) => r.receivedAt === sim().requests[0].receivedAt).length;
-		expect(inFlightAtStart).toBeLessThanOrEqual(10);
-		expect(sim().stats.maxInFlight).toBeGreaterThan(10);
-		expect(sim().stats.maxInFlight).toBeLessThanOrEqual(100);
+		expect(inFlightAtStart).toBeLessThanOrEqual(32);
+		expect(sim().stats.maxInFlight).toBeGreaterThan(32);
+	});
+
+	it('automatic, never above the ceiling set in Max Concurrent Requests', async () => {
+		sim().setOptions({ latencyMs: 40 });
+		await run(contactParameters({ maxConcurrency: 40 }), contactRows(300));
+		expect(sim().stats.maxInFlight).toBeGreaterThan(32);
+		expect(sim().stats.maxInFlight).toBeLessThanOrEqual(40);
 	});
 
 	it('a fixed number when it does not adapt', async () => {

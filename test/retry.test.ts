@@ -109,7 +109,7 @@ describe('request policy options', () => {
 	it('applies the defaults shown in the UI', () => {
 		expect(readRequestPolicy({})).toEqual(DEFAULT_REQUEST_POLICY);
 		expect(DEFAULT_REQUEST_POLICY).toEqual({
-			maxConcurrency: 100,
+			maxConcurrency: 1000,
 			adaptiveConcurrency: true,
 			retry: true,
 			maxRetries: 8,
@@ -143,7 +143,7 @@ describe('request policy options', () => {
 	});
 
 	it.each([
-		['maxConcurrency', 100_000, 100],
+		['maxConcurrency', 100_000, 1000],
 		['maxConcurrency', 0, 1],
 		['maxConcurrency', -3, 1],
 		['maxConcurrency', 0.5, 1],

@@ -60,6 +60,17 @@ function requestUrl(options: IHttpRequestOptions): URL | undefined {
 	}
 }
 
+/** The last Base URL checked: n8n authenticates every request of a run with the same one. */
+let lastBaseUrlCheck: { baseUrl: unknown; allowUnencryptedHttp: boolean; problem: string | undefined } | undefined;
+
+function checkedBaseUrlProblem(baseUrl: unknown, allowUnencryptedHttp: boolean): string | undefined {
+	const last = lastBaseUrlCheck;
+	if (last && last.baseUrl === baseUrl && last.allowUnencryptedHttp === allowUnencryptedHttp) return last.problem;
+	const problem = baseUrlProblem(apiRoot(baseUrl), allowUnencryptedHttp);
+	lastBaseUrlCheck = { baseUrl, allowUnencryptedHttp, problem };
+	return problem;
+}
+
 /**
  * The credential's `authenticate`: n8n calls it for every request made with the credential (the
  * node, the Assistant picker, the credential's Test button, an HTTP Request node using it). It
@@ -72,7 +83,7 @@ export async function authenticateWithApiKey(
 	const allowUnencryptedHttp = credentials.allowUnencryptedHttp === true;
 	const target = requestUrl(requestOptions);
 	const problem =
-		baseUrlProblem(apiRoot(credentials.baseUrl), allowUnencryptedHttp) ??
+		checkedBaseUrlProblem(credentials.baseUrl, allowUnencryptedHttp) ??
 		(target && plainHttpProblem(target, allowUnencryptedHttp));
 	// n8n shows this message, e.g. as the result of the credential's Test.
 	if (problem) throw new Error(problem);

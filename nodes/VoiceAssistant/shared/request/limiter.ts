@@ -1,3 +1,9 @@
+interface Waiter {
+	signal: AbortSignal | undefined;
+	/** true: the slot is taken; false: the signal aborted first and no slot was taken. */
+	resolve: (took: boolean) => void;
+}
+
 /**
  * A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order.
  * The limit may change while it runs (automatic concurrency): a higher one admits waiters at
@@ -6,16 +12,23 @@
 export class ConcurrencyLimiter {
 	private active = 0;
 
-	private readonly waiting: Array<() => void> = [];
+	/** Waiters in arrival order; `head` is the next one to serve (no O(n) shift per slot). */
+	private waiting: Waiter[] = [];
+
+	private head = 0;
+
+	/**
+	 * Signals this limiter listens to: one listener per signal, not one per waiter. A run queues
+	 * thousands of items on the execution's one signal, and every listener on it makes each
+	 * HTTP request's own add and remove of its abort listener slower.
+	 */
+	private readonly watched = new WeakSet<AbortSignal>();
 
 	constructor(private limit: number) {}
 
 	setLimit(limit: number): void {
 		this.limit = limit;
-		while (this.active < this.limit && this.waiting.length) {
-			this.active++;
-			(this.waiting.shift() as () => void)();
-		}
+		while (this.active < this.limit && this.serveNext()) this.active++;
 	}
 
 	/**
@@ -32,28 +45,15 @@ export class ConcurrencyLimiter {
 		}
 	}
 
-	/**
-	 * Resolves true once a slot is taken, or false (taking none, leaving the queue) when `signal`
-	 * aborts first.
-	 */
+	/** Resolves true once a slot is taken, or false (taking none) when `signal` aborts first. */
 	private async acquire(signal?: AbortSignal): Promise<boolean> {
 		if (signal?.aborted) return false;
 		if (this.active < this.limit) {
 			this.active++;
 			return true;
 		}
-		return await new Promise<boolean>((resolve) => {
-			const onAbort = () => {
-				this.waiting.splice(this.waiting.indexOf(take), 1);
-				resolve(false);
-			};
-			const take = () => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve(true);
-			};
-			this.waiting.push(take);
-			signal?.addEventListener('abort', onAbort, { once: true });
-		});
+		if (signal) this.watch(signal);
+		return await new Promise<boolean>((resolve) => this.waiting.push({ signal, resolve }));
 	}
 
 	/**
@@ -61,9 +61,34 @@ export class ConcurrencyLimiter {
 	 * the limit was lowered below the holders, the slot is given up instead.
 	 */
 	private release(): void {
-		const next = this.active <= this.limit ? this.waiting.shift() : undefined;
-		if (next) next();
-		else this.active--;
+		if (this.active > this.limit || !this.serveNext()) this.active--;
+	}
+
+	/** Gives a slot to the next waiter, if there is one. */
+	private serveNext(): boolean {
+		const next = this.waiting[this.head];
+		if (!next) return false;
+		this.waiting[this.head++] = undefined as unknown as Waiter;
+		if (this.head > 1024 && this.head * 2 > this.waiting.length) {
+			this.waiting = this.waiting.slice(this.head);
+			this.head = 0;
+		}
+		next.resolve(true);
+		return true;
+	}
+
+	private watch(signal: AbortSignal): void {
+		if (this.watched.has(signal)) return;
+		this.watched.add(signal);
+		signal.addEventListener('abort', () => this.dropWaitersOf(signal), { once: true });
+	}
+
+	/** Every waiter of an aborted signal leaves the queue without a slot. */
+	private dropWaitersOf(signal: AbortSignal): void {
+		const queued = this.waiting.slice(this.head);
+		this.waiting = queued.filter((waiter) => waiter.signal !== signal);
+		this.head = 0;
+		for (const waiter of queued) if (waiter.signal === signal) waiter.resolve(false);
 	}
 
 	get inUse(): number {

@@ -7,6 +7,8 @@ export interface ProgressFigures {
 	/** The bound on requests in flight now, and the highest it reached. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;
+	/** Attempts per second while the run is paced to a rate limit, and the lowest pace of the run. */
+	pace: () => { now: number | undefined; lowest: number | undefined };
 }
 
 /**
@@ -60,16 +62,20 @@ export class Progress {
 	private logProgress(): void {
 		const percent = Math.floor((this.done / this.total) * 100);
 		const { now } = this.figures.concurrency();
+		const pace = this.figures.pace().now;
+		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s`;
 		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${percent}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.waiting} waiting to retry, ${this.figures.inFlight()} in flight of ${now} allowed`,
+			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${percent}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.waiting} waiting to retry, ${this.figures.inFlight()} in flight of ${now} allowed${paced}`,
 		);
 	}
 
 	private logSummary(): void {
 		const seconds = ((Date.now() - this.startedAt) / 1000).toFixed(1);
 		const { peak } = this.figures.concurrency();
+		const lowest = this.figures.pace().lowest;
+		const paced = lowest === undefined ? '' : `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
 		this.logger.info(
-			`Voice Assistant "${this.nodeName}": done: ${this.total} items in ${seconds} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${peak} requests in flight`,
+			`Voice Assistant "${this.nodeName}": done: ${this.total} items in ${seconds} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${peak} requests in flight${paced}`,
 		);
 	}
 }

@@ -66,16 +66,16 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to start with 10 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out. Off: always Max Concurrent Requests.',
+				'Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, no pacing.',
 		},
 		{
 			displayName: 'Max Concurrent Requests',
 			name: 'maxConcurrency',
 			type: 'number',
-			typeOptions: { minValue: 1, maxValue: 100 },
-			default: 100,
+			typeOptions: { minValue: 1, maxValue: 1000 },
+			default: 1000,
 			description:
-				'Most requests in flight at once across all input items of one run: the ceiling when concurrency adapts to the service, the exact number otherwise',
+				'Most requests in flight at once across all input items of one run: the ceiling when concurrency adapts to the service, the exact number otherwise (then set it to what the service allows)',
 		},
 		{
 			displayName: 'Max Retries',

@@ -9,6 +9,7 @@ import type {
 import { ConcurrencyController } from './adaptiveConcurrency';
 import { ConcurrencyLimiter } from './limiter';
 import { Progress } from './progress';
+import { RatePacer, type AnswerKind } from './ratePacer';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { isPushback, type FailureKind } from './retry';
 import { readApiTarget, type ApiTarget } from './target';
@@ -23,6 +24,9 @@ export class RunState {
 
 	/** Automatic mode only: moves the limiter's bound with the service's answers. */
 	private readonly controller: ConcurrencyController | undefined;
+
+	/** Automatic mode only: spaces attempts once the service shows a rate limit. */
+	readonly pacer: RatePacer | undefined;
 
 	readonly progress: Progress;
 
@@ -44,6 +48,7 @@ export class RunState {
 		log: { total: number; logger: Logger; nodeName: string },
 	) {
 		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
+		this.pacer = policy.adaptiveConcurrency ? new RatePacer() : undefined;
 		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
 		this.progress = new Progress(log.total, log.logger, log.nodeName, {
 			concurrency: () => ({
@@ -51,15 +56,22 @@ export class RunState {
 				peak: this.controller?.peak ?? policy.maxConcurrency,
 			}),
 			inFlight: () => this.limiter.inUse,
+			pace: () => ({ now: this.pacer?.rate, lowest: this.pacer?.lowest }),
 		});
 	}
 
 	/** How an attempt ended (undefined: an answer that is not an error): moves the automatic bound. */
 	attemptEnded(failure: FailureKind | undefined): void {
 		if (!this.controller) return;
-		if (failure !== undefined && isPushback(failure)) this.controller.onPushback();
+		const cutsBefore = this.controller.cuts;
+		// Once the run is paced, its 429s move the pace, not the bound on requests in flight.
+		const paced = this.pacer?.rate !== undefined;
+		if (failure !== undefined && isPushback(failure) && !(paced && failure === 'rate-limited')) this.controller.onPushback();
 		else this.controller.onAnswer();
 		this.limiter.setLimit(this.controller.limit);
+		this.pacer?.onAnswer(answerKind(failure));
+		// A round that pushed back mostly and ended on a 429: the service limits the rate too.
+		if (this.controller.cuts > cutsBefore && failure === 'rate-limited') this.pacer?.rateLimited();
 	}
 
 	/** Called when an item failed and the node does not continue on fail: items not yet sent will not be. */
@@ -74,6 +86,11 @@ export class RunState {
 		this.target ??= readApiTarget(context);
 		return await this.target;
 	}
+}
+
+function answerKind(failure: FailureKind | undefined): AnswerKind {
+	if (failure === undefined || failure === 'client-error') return 'answered';
+	return failure === 'rate-limited' ? 'rate-limited' : 'failed';
 }
 
 /** The number of items of this run of the node (main input, or the tool call's input). */

@@ -1,0 +1,170 @@
+/**
+ * Pacing of a run's attempts once the service shows a rate limit. A bound on requests in flight
+ * cannot keep a fast run under a rate limit: with short answer times even one request in flight
+ * sends faster than most limits, so each time the service's allowance runs out every request in
+ * flight is answered 429. Once the run's bound was cut for 429s (see ConcurrencyController) the
+ * run also spaces its attempts, at the rate the service answered in the last window, and then
+ * follows that rate, judged once per window:
+ *
+ * - more than MAX_THROTTLED_SHARE of the window's answers were 429: slower by CUT_FACTOR, and
+ *   down to what the service answered in the window if the run sent at the pace (not when
+ *   fewer attempts were ready, e.g. because most items wait out a Retry-After);
+ * - none was 429 and attempts had to wait for the pace: faster by GROWTH_FACTOR;
+ * - otherwise: unchanged.
+ *
+ * 429s whose share does not fall when the run sends less are a busy service's noise, not a rate
+ * to find: after GIVE_UP_AFTER_FUTILE_CUTS such cuts in a row pacing stops for the rest of the
+ * run (its retries handle those 429s; pacing again would only slow the run down step by step).
+ */
+
+export const WINDOW_MS = 1000;
+
+/** A window with fewer answers says too little: it is judged together with the next one. */
+const MIN_ANSWERS_TO_JUDGE = 10;
+
+/** Trailing successes are counted in buckets of this length over the last window. */
+const BUCKET_MS = 100;
+
+const MAX_THROTTLED_SHARE = 0.05;
+const CUT_FACTOR = 0.85;
+const GROWTH_FACTOR = 1.02;
+/** A cut is futile when the next window's share of 429s is still this much of the share before it. */
+const FUTILE_SHARE_RATIO = 0.75;
+const GIVE_UP_AFTER_FUTILE_CUTS = 3;
+
+/** answered: the service handled the request (any status but 429, 503 and 5xx); failed: any other failure. */
+export type AnswerKind = 'answered' | 'rate-limited' | 'failed';
+
+export class RatePacer {
+	/** Attempts per second while pacing; undefined: not pacing. */
+	private pace: number | undefined;
+
+	/** The earliest time the next attempt may leave. */
+	private nextSendAt = 0;
+
+	/** Accepted answers per BUCKET_MS over the last window (a ring, by bucket number). */
+	private readonly successBuckets = new Map<number, number>();
+
+	private windowStart = 0;
+
+	private windowAnswers = 0;
+
+	private windowThrottled = 0;
+
+	private windowAnswered = 0;
+
+	/** Attempts that took their turn in this window. */
+	private windowSent = 0;
+
+	/** An attempt of this window had to wait for the pace. */
+	private windowBinding = false;
+
+	/** The share of 429s of the window that made the last cut, while cuts follow each other. */
+	private shareAtLastCut: number | undefined;
+
+	private futileCuts = 0;
+
+	/** Pacing was given up in this run: 429s that do not follow the pace. */
+	private givenUp = false;
+
+	/** The lowest pace of this run, for the summary line. */
+	lowest: number | undefined;
+
+	constructor(private readonly now: () => number = Date.now) {}
+
+	/** Attempts per second while the run is paced, else undefined. */
+	get rate(): number | undefined {
+		return this.pace;
+	}
+
+	/** Reserves the next attempt's turn: how long to wait before sending it (0: at once). */
+	reserve(): number {
+		if (this.pace === undefined) return 0;
+		const now = this.now();
+		this.endWindowIfDue(now);
+		const sendAt = Math.max(now, this.nextSendAt);
+		this.nextSendAt = sendAt + 1000 / this.pace;
+		if (sendAt > now) this.windowBinding = true;
+		this.windowSent++;
+		return sendAt - now;
+	}
+
+	/** How an attempt was answered. */
+	onAnswer(kind: AnswerKind): void {
+		const now = this.now();
+		this.endWindowIfDue(now);
+		this.windowAnswers++;
+		if (kind === 'rate-limited') this.windowThrottled++;
+		if (kind === 'answered') {
+			this.windowAnswered++;
+			this.countSuccess(now);
+		}
+	}
+
+	/**
+	 * The service showed a rate limit (most of a round was 429): from now on the run is paced,
+	 * at what the service answered in the last window.
+	 */
+	rateLimited(): void {
+		if (this.pace !== undefined || this.givenUp) return;
+		const now = this.now();
+		this.pace = Math.max(1, this.successesInLastWindow(now));
+		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
+		this.nextSendAt = now;
+		this.beginWindow(now);
+		this.shareAtLastCut = undefined;
+		this.futileCuts = 0;
+	}
+
+	private endWindowIfDue(now: number): void {
+		const elapsedMs = now - this.windowStart;
+		if (this.pace === undefined || elapsedMs < WINDOW_MS || this.windowAnswers < MIN_ANSWERS_TO_JUDGE) return;
+		const share = this.windowThrottled / this.windowAnswers;
+		if (share > MAX_THROTTLED_SHARE) {
+			const futile = this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
+			this.futileCuts = futile ? this.futileCuts + 1 : 0;
+			if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) return this.stop(now);
+			this.shareAtLastCut = share;
+			const sentAtPace = this.windowSent >= 0.5 * this.pace * (elapsedMs / 1000);
+			const answeredPerSecond = (this.windowAnswered * 1000) / elapsedMs;
+			const cut = this.pace * CUT_FACTOR;
+			this.pace = Math.max(1, sentAtPace ? Math.min(cut, answeredPerSecond) : cut);
+		} else {
+			this.shareAtLastCut = undefined;
+			this.futileCuts = 0;
+			if (share === 0 && this.windowBinding) this.pace *= GROWTH_FACTOR;
+		}
+		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
+		this.beginWindow(now);
+	}
+
+	/** The 429s did not follow the pace: they are the service's noise, not a rate to find. */
+	private stop(now: number): void {
+		this.pace = undefined;
+		this.givenUp = true;
+		this.beginWindow(now);
+	}
+
+	private beginWindow(now: number): void {
+		this.windowStart = now;
+		this.windowAnswers = 0;
+		this.windowThrottled = 0;
+		this.windowAnswered = 0;
+		this.windowSent = 0;
+		this.windowBinding = false;
+	}
+
+	private countSuccess(now: number): void {
+		const bucket = Math.floor(now / BUCKET_MS);
+		this.successBuckets.set(bucket, (this.successBuckets.get(bucket) ?? 0) + 1);
+		const oldest = bucket - WINDOW_MS / BUCKET_MS;
+		for (const key of this.successBuckets.keys()) if (key <= oldest) this.successBuckets.delete(key);
+	}
+
+	private successesInLastWindow(now: number): number {
+		const oldest = Math.floor(now / BUCKET_MS) - WINDOW_MS / BUCKET_MS;
+		let count = 0;
+		for (const [bucket, successes] of this.successBuckets) if (bucket > oldest) count += successes;
+		return count;
+	}
+}

@@ -1,0 +1,145 @@
+/**
+ * The rate pacer driven by a fake clock and scripted answers (no timers, no timing asserts): a
+ * token-bucket service like a real rate limit, and random 429s like a busy service. The
+ * concurrency controller decides when pacing starts, as in a run (RunState).
+ */
+import { ConcurrencyController } from '../nodes/VoiceAssistant/shared/request/adaptiveConcurrency';
+import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+
+/** A fake clock the pacer reads. */
+function clock() {
+	let now = 1_000_000;
+	return { now: () => now, advance: (ms: number) => (now += ms) };
+}
+
+/** A service allowing `ratePerSec` with a bucket of one second's worth, answering at once. */
+function tokenBucket(ratePerSec: number, now: () => number) {
+	let tokens = ratePerSec;
+	let last = now();
+	return () => {
+		tokens = Math.min(ratePerSec, tokens + ((now() - last) / 1000) * ratePerSec);
+		last = now();
+		if (tokens < 1) return 'rate-limited' as const;
+		tokens -= 1;
+		return 'answered' as const;
+	};
+}
+
+/**
+ * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would
+ * otherwise send one every `gapMs`), the controller told of each answer as RunState does;
+ * returns how many of them the service answered 429.
+ */
+function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1) {
+	const controller = new ConcurrencyController(100);
+	let throttled = 0;
+	for (let i = 0; i < attempts; i++) {
+		time.advance(Math.max(gapMs, pacer.reserve()));
+		const kind = service();
+		const cutsBefore = controller.cuts;
+		if (kind === 'rate-limited') {
+			throttled++;
+			controller.onPushback();
+		} else controller.onAnswer();
+		pacer.onAnswer(kind);
+		if (controller.cuts > cutsBefore && kind === 'rate-limited') pacer.rateLimited();
+	}
+	return throttled;
+}
+
+describe('RatePacer', () => {
+	it('does not pace while the service answers', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, () => 'answered', 5_000);
+		expect(pacer.rate).toBeUndefined();
+		expect(pacer.reserve()).toBe(0);
+	});
+
+	it('paces at what the service answered in the last window once a round was cut for 429s', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		const service = tokenBucket(200, time.now);
+		// 0.1 ms apart: the 200 tokens last about 20 ms, then nearly every answer is 429.
+		send(pacer, time, service, 200, 0.1);
+		expect(pacer.rate).toBeUndefined();
+		send(pacer, time, service, 100, 0.1);
+		expect(pacer.rate).toBeGreaterThanOrEqual(200);
+		expect(pacer.rate).toBeLessThanOrEqual(210);
+		// Paced: the next turns are 1000 / rate ms apart.
+		const first = pacer.reserve();
+		const second = pacer.reserve();
+		expect(second - first).toBeCloseTo(1000 / (pacer.rate as number), 5);
+	});
+
+	it('keeps 429s under 5% of 10,000 attempts against a 200/s limit, at the limit', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		const service = tokenBucket(200, time.now);
+		const started = time.now();
+		const throttled = send(pacer, time, service, 10_000);
+		const seconds = (time.now() - started) / 1000;
+		const answered = 10_000 - throttled;
+		expect(throttled / 10_000).toBeLessThan(0.05);
+		// Answered at about the service's rate: not slower than 95% of it.
+		expect(answered / seconds).toBeGreaterThan(0.95 * 200);
+	});
+
+	it('follows a limit that drops to a quarter: down to what the service answered', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, tokenBucket(400, time.now), 4_000);
+		const before = pacer.rate as number;
+		expect(before).toBeGreaterThan(300);
+		send(pacer, time, tokenBucket(100, time.now), 3_000);
+		expect(pacer.rate).toBeLessThan(110);
+		expect(pacer.rate).toBeGreaterThan(70);
+	});
+
+	it('grows by 2% per window in which nothing was 429 and the pace held attempts back', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, tokenBucket(100, time.now), 500);
+		const paced = pacer.rate as number;
+		// Now the service allows everything: each full window grows the pace by 2%.
+		const windows = 10;
+		const until = time.now() + windows * WINDOW_MS + 1;
+		while (time.now() < until) send(pacer, time, () => 'answered', 1);
+		expect(pacer.rate).toBeGreaterThan(paced * 1.02 ** (windows - 2));
+		expect(pacer.rate).toBeLessThan(paced * 1.02 ** (windows + 1));
+	});
+
+	it('random 429s of a busy service (30% of the answers) leave the run unpaced', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		let seed = 7;
+		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+		send(pacer, time, () => (random() < 0.3 ? 'rate-limited' : 'answered'), 20_000);
+		expect(pacer.rate).toBeUndefined();
+	});
+
+	it('gives pacing up when the share of 429s does not fall as it slows down', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, () => 'answered', 500);
+		pacer.rateLimited();
+		expect(pacer.rate).toBe(500);
+		let n = 0;
+		// Every other answer is 429, whatever the pace: each window halves it (to what was
+		// answered), the share stays, and after 3 futile cuts pacing stops for good.
+		send(pacer, time, () => (n++ % 2 ? 'rate-limited' : 'answered'), 3_000);
+		expect(pacer.rate).toBeUndefined();
+		expect(pacer.lowest).toBeGreaterThan(500 * 0.5 ** 4);
+		expect(pacer.lowest).toBeLessThan(500 * 0.5 ** 2);
+		expect(pacer.reserve()).toBe(0);
+		pacer.rateLimited();
+		expect(pacer.rate).toBeUndefined();
+	});
+
+	it('counts failures other than 429 neither as answered nor as a rate limit', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, () => 'failed', 1_000);
+		expect(pacer.rate).toBeUndefined();
+	});
+});
