@@ -34,7 +34,9 @@ function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => A
 	const controller = new ConcurrencyController(100);
 	let throttled = 0;
 	for (let i = 0; i < attempts; i++) {
-		time.advance(Math.max(gapMs, pacer.reserve()));
+		const turnIn = pacer.nextTurnIn();
+		time.advance(Math.max(gapMs, turnIn));
+		pacer.takeTurn(turnIn > gapMs);
 		const kind = service();
 		const cutsBefore = controller.cuts;
 		if (kind === 'rate-limited') {
@@ -53,7 +55,7 @@ describe('RatePacer', () => {
 		const pacer = new RatePacer(time.now);
 		send(pacer, time, () => 'answered', 5_000);
 		expect(pacer.rate).toBeUndefined();
-		expect(pacer.reserve()).toBe(0);
+		expect(pacer.nextTurnIn()).toBe(0);
 	});
 
 	it('paces at what the service answered in the last window once a round was cut for 429s', () => {
@@ -66,10 +68,10 @@ describe('RatePacer', () => {
 		send(pacer, time, service, 100, 0.1);
 		expect(pacer.rate).toBeGreaterThanOrEqual(200);
 		expect(pacer.rate).toBeLessThanOrEqual(210);
-		// Paced: the next turns are 1000 / rate ms apart.
-		const first = pacer.reserve();
-		const second = pacer.reserve();
-		expect(second - first).toBeCloseTo(1000 / (pacer.rate as number), 5);
+		// Paced: an attempt leaving now makes the next one wait 1000 / rate ms.
+		time.advance(pacer.nextTurnIn());
+		pacer.takeTurn(false);
+		expect(pacer.nextTurnIn()).toBeCloseTo(1000 / (pacer.rate as number), 5);
 	});
 
 	it('keeps 429s under 5% of 10,000 attempts against a 200/s limit, at the limit', () => {
@@ -109,6 +111,48 @@ describe('RatePacer', () => {
 		expect(pacer.rate).toBeLessThan(paced * 1.02 ** (windows + 1));
 	});
 
+	it('several runs sharing one limit (queue mode): together at the limit, few 429s, none starved', () => {
+		const time = clock();
+		const service = tokenBucket(200, time.now);
+		const runs = [0, 1, 2, 3].map(() => ({
+			pacer: new RatePacer(time.now),
+			controller: new ConcurrencyController(1000),
+			left: 2_500,
+			nextAt: time.now(),
+			throttled: 0,
+			attempts: 0,
+			doneAt: 0,
+		}));
+		const started = time.now();
+		for (;;) {
+			const active = runs.filter((run) => run.left > 0);
+			if (active.length === 0) break;
+			const run = active.reduce((next, candidate) => (candidate.nextAt < next.nextAt ? candidate : next));
+			time.advance(run.nextAt - time.now());
+			const kind = service();
+			run.attempts++;
+			const cutsBefore = run.controller.cuts;
+			if (kind === 'rate-limited') {
+				run.throttled++;
+				if (run.pacer.rate === undefined) run.controller.onPushback();
+			} else {
+				run.controller.onAnswer();
+				if (--run.left === 0) run.doneAt = time.now();
+			}
+			run.pacer.onAnswer(kind);
+			if (run.controller.cuts > cutsBefore && kind === 'rate-limited') run.pacer.rateLimited();
+			const turnIn = run.pacer.nextTurnIn();
+			run.pacer.takeTurn(turnIn > 1);
+			run.nextAt = time.now() + Math.max(1, turnIn);
+		}
+		const seconds = (Math.max(...runs.map((run) => run.doneAt)) - started) / 1000;
+		const attempts = runs.reduce((sum, run) => sum + run.attempts, 0);
+		const throttled = runs.reduce((sum, run) => sum + run.throttled, 0);
+		expect(throttled / attempts).toBeLessThan(0.05);
+		expect(seconds).toBeLessThan(1.1 * (10_000 / 200));
+		for (const run of runs) expect((run.doneAt - started) / 1000).toBeGreaterThan(0.5 * (10_000 / 200));
+	});
+
 	it('random 429s of a busy service (30% of the answers) leave the run unpaced', () => {
 		const time = clock();
 		const pacer = new RatePacer(time.now);
@@ -131,7 +175,7 @@ describe('RatePacer', () => {
 		expect(pacer.rate).toBeUndefined();
 		expect(pacer.lowest).toBeGreaterThan(500 * 0.5 ** 4);
 		expect(pacer.lowest).toBeLessThan(500 * 0.5 ** 2);
-		expect(pacer.reserve()).toBe(0);
+		expect(pacer.nextTurnIn()).toBe(0);
 		pacer.rateLimited();
 		expect(pacer.rate).toBeUndefined();
 	});

@@ -2,15 +2,18 @@
  * Pacing of a run's attempts once the service shows a rate limit. A bound on requests in flight
  * cannot keep a fast run under a rate limit: with short answer times even one request in flight
  * sends faster than most limits, so each time the service's allowance runs out every request in
- * flight is answered 429. Once the run's bound was cut for 429s (see ConcurrencyController) the
- * run also spaces its attempts, at the rate the service answered in the last window, and then
- * follows that rate, judged once per window:
+ * flight is answered 429. Once the run's bound was cut for 429s (see RunState) the run also
+ * spaces its attempts, at the rate the service answered in the last window, and then follows
+ * that rate, judged once per window (at least WINDOW_MS and MIN_ANSWERS_TO_JUDGE answers):
  *
  * - more than MAX_THROTTLED_SHARE of the window's answers were 429: slower by CUT_FACTOR, and
- *   down to what the service answered in the window if the run sent at the pace (not when
- *   fewer attempts were ready, e.g. because most items wait out a Retry-After);
- * - none was 429 and attempts had to wait for the pace: faster by GROWTH_FACTOR;
+ *   down to what the service answered in the window if the pace is what held the run back;
+ * - none was 429 and the pace held the run back: faster by GROWTH (gently: after slower windows
+ *   the service's allowance has refilled, and it hides the limit for a while);
  * - otherwise: unchanged.
+ *
+ * The first window after pacing starts is not judged: most of its answers are those of requests
+ * sent before it.
  *
  * 429s whose share does not fall when the run sends less are a busy service's noise, not a rate
  * to find: after GIVE_UP_AFTER_FUTILE_CUTS such cuts in a row pacing stops for the rest of the
@@ -22,12 +25,13 @@ export const WINDOW_MS = 1000;
 /** A window with fewer answers says too little: it is judged together with the next one. */
 const MIN_ANSWERS_TO_JUDGE = 10;
 
-/** Trailing successes are counted in buckets of this length over the last window. */
+/** Trailing answers are counted in buckets of this length over the last window. */
 const BUCKET_MS = 100;
 
 const MAX_THROTTLED_SHARE = 0.05;
 const CUT_FACTOR = 0.85;
-const GROWTH_FACTOR = 1.02;
+const GROWTH = 0.02;
+
 /** A cut is futile when the next window's share of 429s is still this much of the share before it. */
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_AFTER_FUTILE_CUTS = 3;
@@ -42,8 +46,8 @@ export class RatePacer {
 	/** The earliest time the next attempt may leave. */
 	private nextSendAt = 0;
 
-	/** Accepted answers per BUCKET_MS over the last window (a ring, by bucket number). */
-	private readonly successBuckets = new Map<number, number>();
+	/** Answers per BUCKET_MS over the last window, by bucket number. */
+	private readonly answeredBuckets = new Map<number, number>();
 
 	private windowStart = 0;
 
@@ -53,16 +57,19 @@ export class RatePacer {
 
 	private windowAnswered = 0;
 
-	/** Attempts that took their turn in this window. */
+	/** Attempts that left in this window. */
 	private windowSent = 0;
 
-	/** An attempt of this window had to wait for the pace. */
-	private windowBinding = false;
+	/** An attempt of this window had to wait for its turn. */
+	private windowWaited = false;
 
 	/** The share of 429s of the window that made the last cut, while cuts follow each other. */
 	private shareAtLastCut: number | undefined;
 
 	private futileCuts = 0;
+
+	/** The current window is the first since pacing started. */
+	private firstWindow = false;
 
 	/** Pacing was given up in this run: 429s that do not follow the pace. */
 	private givenUp = false;
@@ -77,16 +84,21 @@ export class RatePacer {
 		return this.pace;
 	}
 
-	/** Reserves the next attempt's turn: how long to wait before sending it (0: at once). */
-	reserve(): number {
+	/** How long until the next attempt may leave (0: now, and always when not paced). */
+	nextTurnIn(): number {
 		if (this.pace === undefined) return 0;
 		const now = this.now();
 		this.endWindowIfDue(now);
-		const sendAt = Math.max(now, this.nextSendAt);
-		this.nextSendAt = sendAt + 1000 / this.pace;
-		if (sendAt > now) this.windowBinding = true;
+		return Math.max(0, this.nextSendAt - now);
+	}
+
+	/** An attempt leaves now; `waited`: it had to wait for its turn. */
+	takeTurn(waited: boolean): void {
+		if (this.pace === undefined) return;
+		const now = this.now();
+		this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / this.pace;
+		if (waited) this.windowWaited = true;
 		this.windowSent++;
-		return sendAt - now;
 	}
 
 	/** How an attempt was answered. */
@@ -97,42 +109,43 @@ export class RatePacer {
 		if (kind === 'rate-limited') this.windowThrottled++;
 		if (kind === 'answered') {
 			this.windowAnswered++;
-			this.countSuccess(now);
+			this.countAnswered(now);
 		}
 	}
 
-	/**
-	 * The service showed a rate limit (most of a round was 429): from now on the run is paced,
-	 * at what the service answered in the last window.
-	 */
+	/** The service showed a rate limit: from now on the run is paced, at what it answered in the last window. */
 	rateLimited(): void {
 		if (this.pace !== undefined || this.givenUp) return;
 		const now = this.now();
-		this.pace = Math.max(1, this.successesInLastWindow(now));
+		this.pace = Math.max(1, this.answeredInLastWindow(now));
 		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.nextSendAt = now;
 		this.beginWindow(now);
-		this.shareAtLastCut = undefined;
-		this.futileCuts = 0;
+		this.firstWindow = true;
 	}
 
 	private endWindowIfDue(now: number): void {
 		const elapsedMs = now - this.windowStart;
 		if (this.pace === undefined || elapsedMs < WINDOW_MS || this.windowAnswers < MIN_ANSWERS_TO_JUDGE) return;
+		if (this.firstWindow) {
+			this.firstWindow = false;
+			return this.beginWindow(now);
+		}
 		const share = this.windowThrottled / this.windowAnswers;
+		// The pace, not something else (few items left, the bound on requests in flight), held the run back.
+		const paceBound = this.windowWaited && this.windowSent >= 0.5 * this.pace * (elapsedMs / 1000);
 		if (share > MAX_THROTTLED_SHARE) {
 			const futile = this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
 			this.futileCuts = futile ? this.futileCuts + 1 : 0;
 			if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) return this.stop(now);
 			this.shareAtLastCut = share;
-			const sentAtPace = this.windowSent >= 0.5 * this.pace * (elapsedMs / 1000);
-			const answeredPerSecond = (this.windowAnswered * 1000) / elapsedMs;
 			const cut = this.pace * CUT_FACTOR;
-			this.pace = Math.max(1, sentAtPace ? Math.min(cut, answeredPerSecond) : cut);
+			const answeredPerSecond = (this.windowAnswered * 1000) / elapsedMs;
+			this.pace = Math.max(1, paceBound ? Math.min(cut, answeredPerSecond) : cut);
 		} else {
 			this.shareAtLastCut = undefined;
 			this.futileCuts = 0;
-			if (share === 0 && this.windowBinding) this.pace *= GROWTH_FACTOR;
+			if (share === 0 && paceBound) this.pace *= 1 + GROWTH;
 		}
 		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.beginWindow(now);
@@ -151,20 +164,20 @@ export class RatePacer {
 		this.windowThrottled = 0;
 		this.windowAnswered = 0;
 		this.windowSent = 0;
-		this.windowBinding = false;
+		this.windowWaited = false;
 	}
 
-	private countSuccess(now: number): void {
+	private countAnswered(now: number): void {
 		const bucket = Math.floor(now / BUCKET_MS);
-		this.successBuckets.set(bucket, (this.successBuckets.get(bucket) ?? 0) + 1);
+		this.answeredBuckets.set(bucket, (this.answeredBuckets.get(bucket) ?? 0) + 1);
 		const oldest = bucket - WINDOW_MS / BUCKET_MS;
-		for (const key of this.successBuckets.keys()) if (key <= oldest) this.successBuckets.delete(key);
+		for (const key of this.answeredBuckets.keys()) if (key <= oldest) this.answeredBuckets.delete(key);
 	}
 
-	private successesInLastWindow(now: number): number {
+	private answeredInLastWindow(now: number): number {
 		const oldest = Math.floor(now / BUCKET_MS) - WINDOW_MS / BUCKET_MS;
 		let count = 0;
-		for (const [bucket, successes] of this.successBuckets) if (bucket > oldest) count += successes;
+		for (const [bucket, answered] of this.answeredBuckets) if (bucket > oldest) count += answered;
 		return count;
 	}
 }

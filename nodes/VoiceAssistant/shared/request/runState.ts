@@ -9,6 +9,7 @@ import type {
 import { ConcurrencyController } from './adaptiveConcurrency';
 import { ConcurrencyLimiter } from './limiter';
 import { Progress } from './progress';
+import { PaceGate } from './paceGate';
 import { RatePacer, type AnswerKind } from './ratePacer';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { isPushback, type FailureKind } from './retry';
@@ -26,7 +27,16 @@ export class RunState {
 	private readonly controller: ConcurrencyController | undefined;
 
 	/** Automatic mode only: spaces attempts once the service shows a rate limit. */
-	readonly pacer: RatePacer | undefined;
+	private readonly pacer: RatePacer | undefined;
+
+	/** Where attempts wait for their turn while the run is paced. */
+	readonly paceGate: PaceGate | undefined;
+
+	/** 429 answers since the bound was last cut. */
+	private throttledSinceCut = 0;
+
+	/** Whether each of the latest answers was a 429. */
+	private readonly recentAnswers = new RecentCount(RECENT_ANSWERS);
 
 	readonly progress: Progress;
 
@@ -49,6 +59,7 @@ export class RunState {
 	) {
 		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
 		this.pacer = policy.adaptiveConcurrency ? new RatePacer() : undefined;
+		this.paceGate = this.pacer && new PaceGate(this.pacer);
 		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
 		this.progress = new Progress(log.total, log.logger, log.nodeName, {
 			concurrency: () => ({
@@ -66,12 +77,17 @@ export class RunState {
 		const cutsBefore = this.controller.cuts;
 		// Once the run is paced, its 429s move the pace, not the bound on requests in flight.
 		const paced = this.pacer?.rate !== undefined;
+		if (failure === 'rate-limited') this.throttledSinceCut++;
+		// Most of the latest answers were 429: a rate limit, without waiting for the round to end.
+		if (this.recentAnswers.add(failure === 'rate-limited') >= THROTTLED_OF_RECENT_TO_PACE) this.pacer?.rateLimited();
 		if (failure !== undefined && isPushback(failure) && !(paced && failure === 'rate-limited')) this.controller.onPushback();
 		else this.controller.onAnswer();
 		this.limiter.setLimit(this.controller.limit);
 		this.pacer?.onAnswer(answerKind(failure));
-		// A round that pushed back mostly and ended on a 429: the service limits the rate too.
-		if (this.controller.cuts > cutsBefore && failure === 'rate-limited') this.pacer?.rateLimited();
+		if (this.controller.cuts === cutsBefore) return;
+		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
+		if (this.throttledSinceCut > 0) this.pacer?.rateLimited();
+		this.throttledSinceCut = 0;
 	}
 
 	/** Called when an item failed and the node does not continue on fail: items not yet sent will not be. */
@@ -91,6 +107,30 @@ export class RunState {
 function answerKind(failure: FailureKind | undefined): AnswerKind {
 	if (failure === undefined || failure === 'client-error') return 'answered';
 	return failure === 'rate-limited' ? 'rate-limited' : 'failed';
+}
+
+/**
+ * Pacing also starts when this many of the latest RECENT_ANSWERS answers were 429. Random 429s
+ * of a busy service (30% of the answers, say) practically never reach it (p ≈ 5·10⁻⁶ per answer).
+ */
+const RECENT_ANSWERS = 20;
+const THROTTLED_OF_RECENT_TO_PACE = 16;
+
+/** How many of the latest `size` flags were true. */
+class RecentCount {
+	private readonly flags: boolean[] = [];
+
+	private count = 0;
+
+	constructor(private readonly size: number) {}
+
+	/** Adds the latest flag; returns the count among the latest `size` once there are that many. */
+	add(flag: boolean): number {
+		this.flags.push(flag);
+		if (flag) this.count++;
+		if (this.flags.length > this.size && this.flags.shift()) this.count--;
+		return this.flags.length < this.size ? 0 : this.count;
+	}
 }
 
 /** The number of items of this run of the node (main input, or the tool call's input). */

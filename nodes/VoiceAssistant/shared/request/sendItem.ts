@@ -79,8 +79,7 @@ async function sendWithRetries(
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
 		if (state.stopError) return notSent(context, state);
-		const turn = state.pacer?.reserve() ?? 0;
-		if (turn > 0 && !(await waitUnlessCancelled(turn, state.signal))) return cancelled(context);
+		await state.paceGate?.turn(state.signal);
 		if (state.signal?.aborted) return cancelled(context);
 		try {
 			const items = await attemptRequest(context, target, requestData);

@@ -1,0 +1,51 @@
+import { sleep } from 'n8n-workflow';
+import type { RatePacer } from './ratePacer';
+
+/** What the gate needs of a RatePacer. */
+export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
+
+/**
+ * Lets a run's attempts leave one by one at the pacer's current pace, in arrival order. Turns
+ * are handed out when they come, not booked ahead: a pace cut slows the very next attempt, even
+ * with hundreds of attempts waiting.
+ */
+export class PaceGate {
+	private readonly waiting: Array<() => void> = [];
+
+	private pumping = false;
+
+	/** Signals this gate listens to: one listener per signal (see ConcurrencyLimiter). */
+	private readonly watched = new WeakSet<AbortSignal>();
+
+	constructor(private readonly pacer: Turns) {}
+
+	/** Resolves when the attempt may leave, or at once when the execution is cancelled. */
+	async turn(signal: AbortSignal | undefined): Promise<void> {
+		if (signal?.aborted) return;
+		if (this.waiting.length === 0 && this.pacer.nextTurnIn() === 0) return this.pacer.takeTurn(false);
+		if (signal) this.watch(signal);
+		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
+		if (!this.pumping) void this.pump();
+		await turn;
+	}
+
+	private async pump(): Promise<void> {
+		this.pumping = true;
+		while (this.waiting.length > 0) {
+			const wait = this.pacer.nextTurnIn();
+			if (wait > 0) await sleep(wait);
+			else {
+				this.pacer.takeTurn(true);
+				(this.waiting.shift() as () => void)();
+			}
+		}
+		this.pumping = false;
+	}
+
+	private watch(signal: AbortSignal): void {
+		if (this.watched.has(signal)) return;
+		this.watched.add(signal);
+		// Every waiter leaves; each sees the aborted signal and sends nothing.
+		signal.addEventListener('abort', () => this.waiting.splice(0).forEach((resolve) => resolve()), { once: true });
+	}
+}

@@ -1,0 +1,50 @@
+/**
+ * The gate paced attempts wait at: arrival order, turns handed out when they come (so a slower
+ * pace applies to attempts already waiting), and cancellation. A scripted pacer, no timing asserts.
+ */
+import { getEventListeners } from 'node:events';
+import { PaceGate, type Turns } from '../nodes/VoiceAssistant/shared/request/paceGate';
+
+/** A pacer whose next turn is free only while `open`; records each turn taken. */
+function scriptedPacer() {
+	const taken: boolean[] = [];
+	const pacer = { open: false, nextTurnIn: () => (pacer.open ? 0 : 2), takeTurn: (waited: boolean) => void taken.push(waited) };
+	return { pacer: pacer as Turns & { open: boolean }, taken };
+}
+
+const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('PaceGate', () => {
+	it('lets an attempt through at once when its turn is free', async () => {
+		const { pacer, taken } = scriptedPacer();
+		pacer.open = true;
+		await new PaceGate(pacer).turn(undefined);
+		expect(taken).toEqual([false]);
+	});
+
+	it('hands out turns in arrival order, only when they come', async () => {
+		const { pacer, taken } = scriptedPacer();
+		const gate = new PaceGate(pacer);
+		const left: number[] = [];
+		const all = [0, 1, 2].map((n) => gate.turn(undefined).then(() => left.push(n)));
+		await new Promise((resolve) => setTimeout(resolve, 20));
+		expect(left).toEqual([]); // the pacer kept every turn closed: nobody left
+		pacer.open = true;
+		await Promise.all(all);
+		expect(left).toEqual([0, 1, 2]);
+		expect(taken).toEqual([true, true, true]);
+	});
+
+	it('when the execution is cancelled, every waiter leaves at once; one listener on the signal', async () => {
+		const { pacer, taken } = scriptedPacer();
+		const gate = new PaceGate(pacer);
+		const cancel = new AbortController();
+		const all = Array.from({ length: 500 }, () => gate.turn(cancel.signal));
+		await settle();
+		expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(1);
+		cancel.abort();
+		await Promise.all(all);
+		expect(taken).toEqual([]);
+		await gate.turn(cancel.signal); // and a late one does not wait either
+	});
+});
