@@ -114,7 +114,10 @@ describe('automatic concurrency in a run (n8n engine, simulator over HTTP)', () 
 });
 
 describe('Progress in the log', () => {
-	function progressOf(total: number, pace: { now: number | undefined; lowest: number | undefined } = { now: undefined, lowest: undefined }) {
+	function progressOf(
+		total: number,
+		pace: { now: number | undefined; lowest: number | undefined; waiting: number } = { now: undefined, lowest: undefined, waiting: 0 },
+	) {
 		const lines: string[] = [];
 		const log = (message: string) => lines.push(message);
 		const logger = { info: log, debug: log, warn: log, error: log };
@@ -127,10 +130,10 @@ describe('Progress in the log', () => {
 	}
 
 	it('says when the run is paced to a rate limit, and how low the pace went', () => {
-		const { progress, lines } = progressOf(100, { now: 196.4, lowest: 171.2 });
+		const { progress, lines } = progressOf(100, { now: 196.4, lowest: 171.2, waiting: 83 });
 		for (let i = 0; i < 100; i++) progress.itemDone(true);
 		expect(lines[0]).toBe(
-			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s',
+			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s (83 waiting for their turn)',
 		);
 		expect(lines[9]).toMatch(
 			/: done: 100 items in \d+\.\d s: 100 succeeded, 0 failed, 0 retries, up to 64 requests in flight, paced to the service's rate limit \(down to 171 requests\/s\)$/,

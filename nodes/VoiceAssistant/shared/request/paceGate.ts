@@ -19,6 +19,11 @@ export class PaceGate {
 
 	constructor(private readonly pacer: Turns) {}
 
+	/** Attempts waiting for their turn now. */
+	get waitingCount(): number {
+		return this.waiting.length;
+	}
+
 	/** Resolves when the attempt may leave, or at once when the execution is cancelled. */
 	async turn(signal: AbortSignal | undefined): Promise<void> {
 		if (signal?.aborted) return;

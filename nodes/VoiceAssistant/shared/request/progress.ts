@@ -7,8 +7,8 @@ export interface ProgressFigures {
 	/** The bound on requests in flight now, and the highest it reached. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;
-	/** Attempts per second while the run is paced to a rate limit, and the lowest pace of the run. */
-	pace: () => { now: number | undefined; lowest: number | undefined };
+	/** Attempts per second while the run is paced to a rate limit, the lowest pace of the run, and the items waiting for their turn. */
+	pace: () => { now: number | undefined; lowest: number | undefined; waiting: number };
 }
 
 /**
@@ -62,8 +62,8 @@ export class Progress {
 	private logProgress(): void {
 		const percent = Math.floor((this.done / this.total) * 100);
 		const { now } = this.figures.concurrency();
-		const pace = this.figures.pace().now;
-		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s`;
+		const { now: pace, waiting } = this.figures.pace();
+		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${percent}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.waiting} waiting to retry, ${this.figures.inFlight()} in flight of ${now} allowed${paced}`,
 		);

@@ -66,9 +66,14 @@ export class RunState {
 				now: this.controller?.limit ?? policy.maxConcurrency,
 				peak: this.controller?.peak ?? policy.maxConcurrency,
 			}),
-			inFlight: () => this.limiter.inUse,
-			pace: () => ({ now: this.pacer?.rate, lowest: this.pacer?.lowest }),
+			inFlight: () => this.limiter.inUse - this.waitingForTurn(),
+			pace: () => ({ now: this.pacer?.rate, lowest: this.pacer?.lowest, waiting: this.waitingForTurn() }),
 		});
+	}
+
+	/** Items holding a slot while they wait for their turn at the pace. */
+	private waitingForTurn(): number {
+		return this.paceGate?.waitingCount ?? 0;
 	}
 
 	/** How an attempt ended (undefined: an answer that is not an error): moves the automatic bound. */
