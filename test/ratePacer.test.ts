@@ -103,12 +103,30 @@ describe('RatePacer', () => {
 		const pacer = new RatePacer(time.now);
 		send(pacer, time, tokenBucket(100, time.now), 500);
 		const paced = pacer.rate as number;
-		// Now the service allows everything: each full window grows the pace by 2%.
-		const windows = 10;
-		const until = time.now() + windows * WINDOW_MS + 1;
+		// Now the service allows everything: the first full windows grow the pace by 2% each.
+		const until = time.now() + 4 * WINDOW_MS + 1;
 		while (time.now() < until) send(pacer, time, () => 'answered', 1);
-		expect(pacer.rate).toBeGreaterThan(paced * 1.02 ** (windows - 2));
-		expect(pacer.rate).toBeLessThan(paced * 1.02 ** (windows + 1));
+		expect(pacer.rate).toBeGreaterThan(paced * 1.02 ** 2);
+		expect(pacer.rate).toBeLessThan(paced * 1.02 ** 4 * 1.001);
+	});
+
+	it('after 5 windows without a 429 grows faster each window, at most 10% per window', () => {
+		const time = clock();
+		const pacer = new RatePacer(time.now);
+		send(pacer, time, tokenBucket(100, time.now), 500);
+		const paced = pacer.rate as number;
+		const paces: number[] = [];
+		for (let window = 0; window < 12; window++) {
+			const until = time.now() + WINDOW_MS + 1;
+			while (time.now() < until) send(pacer, time, () => 'answered', 1);
+			paces.push(pacer.rate as number);
+		}
+		const growth = paces.slice(1).map((pace, i) => Math.round((pace / paces[i] - 1) * 100));
+		expect(growth.filter((percent) => percent === 2).length).toBeGreaterThanOrEqual(3);
+		expect(growth).toContain(4);
+		expect(growth).toContain(8);
+		expect(Math.max(...growth)).toBe(10);
+		expect(pacer.rate).toBeGreaterThan(paced * 1.5);
 	});
 
 	it('several runs sharing one limit (queue mode): together at the limit, few 429s, none starved', () => {

@@ -9,7 +9,9 @@
  * - more than MAX_THROTTLED_SHARE of the window's answers were 429: slower by CUT_FACTOR, and
  *   down to what the service answered in the window if the pace is what held the run back;
  * - none was 429 and the pace held the run back: faster by GROWTH (gently: after slower windows
- *   the service's allowance has refilled, and it hides the limit for a while);
+ *   the service's allowance has refilled, and it hides the limit for a while); after
+ *   PATIENT_WINDOWS such windows in a row twice as much each further window, at most MAX_GROWTH,
+ *   so that a run paced low while it shared a limit (queue mode) finds the room others left;
  * - otherwise: unchanged.
  *
  * The first window after pacing starts is not judged: most of its answers are those of requests
@@ -31,6 +33,8 @@ const BUCKET_MS = 100;
 const MAX_THROTTLED_SHARE = 0.05;
 const CUT_FACTOR = 0.85;
 const GROWTH = 0.02;
+const PATIENT_WINDOWS = 5;
+const MAX_GROWTH = 0.1;
 
 /** A cut is futile when the next window's share of 429s is still this much of the share before it. */
 const FUTILE_SHARE_RATIO = 0.75;
@@ -70,6 +74,9 @@ export class RatePacer {
 
 	/** The current window is the first since pacing started. */
 	private firstWindow = false;
+
+	/** Windows in a row without a 429 in which the pace held the run back. */
+	private growthStreak = 0;
 
 	/** Pacing was given up in this run: 429s that do not follow the pace. */
 	private givenUp = false;
@@ -142,10 +149,12 @@ export class RatePacer {
 			const cut = this.pace * CUT_FACTOR;
 			const answeredPerSecond = (this.windowAnswered * 1000) / elapsedMs;
 			this.pace = Math.max(1, paceBound ? Math.min(cut, answeredPerSecond) : cut);
+			this.growthStreak = 0;
 		} else {
 			this.shareAtLastCut = undefined;
 			this.futileCuts = 0;
-			if (share === 0 && paceBound) this.pace *= 1 + GROWTH;
+			if (share > 0) this.growthStreak = 0;
+			else if (paceBound) this.pace *= 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
 		}
 		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.beginWindow(now);
