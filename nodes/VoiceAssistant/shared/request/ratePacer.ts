@@ -10,8 +10,9 @@
  *   down to what the service answered in the window if the pace is what held the run back;
  * - none was 429 and the pace held the run back: faster by GROWTH (gently: after slower windows
  *   the service's allowance has refilled, and it hides the limit for a while); after
- *   PATIENT_WINDOWS such windows in a row twice as much each further window, at most MAX_GROWTH,
- *   so that a run paced low while it shared a limit (queue mode) finds the room others left;
+ *   PATIENT_WINDOWS such windows in a row twice as much each further window, at most MAX_GROWTH
+ *   per second, so that a run paced low while it shared a limit (queue mode) finds the room the
+ *   others left;
  * - otherwise: unchanged.
  *
  * The first window after pacing starts is not judged: most of its answers are those of requests
@@ -34,7 +35,7 @@ const MAX_THROTTLED_SHARE = 0.05;
 const CUT_FACTOR = 0.85;
 const GROWTH = 0.02;
 const PATIENT_WINDOWS = 5;
-const MAX_GROWTH = 0.1;
+const MAX_GROWTH = 0.25;
 
 /** A cut is futile when the next window's share of 429s is still this much of the share before it. */
 const FUTILE_SHARE_RATIO = 0.75;
@@ -154,10 +155,16 @@ export class RatePacer {
 			this.shareAtLastCut = undefined;
 			this.futileCuts = 0;
 			if (share > 0) this.growthStreak = 0;
-			else if (paceBound) this.pace *= 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
+			else if (paceBound) this.grow(elapsedMs);
 		}
 		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.beginWindow(now);
+	}
+
+	/** Growth per second of the window: a window that needed longer to gather its answers grows as much per second. */
+	private grow(elapsedMs: number): void {
+		const perSecond = 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
+		this.pace = (this.pace as number) * perSecond ** (elapsedMs / 1000);
 	}
 
 	/** The 429s did not follow the pace: they are the service's noise, not a rate to find. */
