@@ -22,3 +22,21 @@ export async function waitUnlessCancelled(ms: number, signal: AbortSignal | unde
 	else await sleepWithAbort(ms, signal).catch(() => undefined); // it rejects only on abort
 	return !signal?.aborted;
 }
+
+/**
+ * One abort listener per signal, however many waiters queue on it. A run queues thousands of
+ * items on the execution's one signal, and every listener on it makes each HTTP request's own
+ * add and remove of its abort listener slower.
+ */
+export class AbortListeners {
+	private readonly watched = new WeakSet<AbortSignal>();
+
+	constructor(private readonly onAbort: (signal: AbortSignal) => void) {}
+
+	/** Calls onAbort(signal) when `signal` aborts; listens only on the first call per signal. */
+	watch(signal: AbortSignal): void {
+		if (this.watched.has(signal)) return;
+		this.watched.add(signal);
+		signal.addEventListener('abort', () => this.onAbort(signal), { once: true });
+	}
+}

@@ -1,3 +1,5 @@
+import { AbortListeners } from './cancellation';
+
 interface Waiter {
 	signal: AbortSignal | undefined;
 	/** true: the slot is taken; false: the signal aborted first and no slot was taken. */
@@ -17,12 +19,8 @@ export class ConcurrencyLimiter {
 
 	private head = 0;
 
-	/**
-	 * Signals this limiter listens to: one listener per signal, not one per waiter. A run queues
-	 * thousands of items on the execution's one signal, and every listener on it makes each
-	 * HTTP request's own add and remove of its abort listener slower.
-	 */
-	private readonly watched = new WeakSet<AbortSignal>();
+	/** One listener per signal, not one per waiter. */
+	private readonly aborts = new AbortListeners((signal) => this.dropWaitersOf(signal));
 
 	constructor(private limit: number) {}
 
@@ -52,7 +50,7 @@ export class ConcurrencyLimiter {
 			this.active++;
 			return true;
 		}
-		if (signal) this.watch(signal);
+		if (signal) this.aborts.watch(signal);
 		return await new Promise<boolean>((resolve) => this.waiting.push({ signal, resolve }));
 	}
 
@@ -75,12 +73,6 @@ export class ConcurrencyLimiter {
 		}
 		next.resolve(true);
 		return true;
-	}
-
-	private watch(signal: AbortSignal): void {
-		if (this.watched.has(signal)) return;
-		this.watched.add(signal);
-		signal.addEventListener('abort', () => this.dropWaitersOf(signal), { once: true });
 	}
 
 	/** Every waiter of an aborted signal leaves the queue without a slot. */

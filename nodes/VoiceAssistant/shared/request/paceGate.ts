@@ -1,4 +1,5 @@
 import { sleep } from 'n8n-workflow';
+import { AbortListeners } from './cancellation';
 import type { RatePacer } from './ratePacer';
 
 /** What the gate needs of a RatePacer. */
@@ -14,8 +15,8 @@ export class PaceGate {
 
 	private pumping = false;
 
-	/** Signals this gate listens to: one listener per signal (see ConcurrencyLimiter). */
-	private readonly watched = new WeakSet<AbortSignal>();
+	/** One listener per signal; when it aborts every waiter leaves, sees the aborted signal and sends nothing. */
+	private readonly aborts = new AbortListeners(() => this.waiting.splice(0).forEach((resolve) => resolve()));
 
 	constructor(private readonly pacer: Turns) {}
 
@@ -28,7 +29,7 @@ export class PaceGate {
 	async turn(signal: AbortSignal | undefined): Promise<void> {
 		if (signal?.aborted) return;
 		if (this.waiting.length === 0 && this.pacer.nextTurnIn() === 0) return this.pacer.takeTurn(false);
-		if (signal) this.watch(signal);
+		if (signal) this.aborts.watch(signal);
 		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
 		if (!this.pumping) void this.pump();
 		await turn;
@@ -45,12 +46,5 @@ export class PaceGate {
 			}
 		}
 		this.pumping = false;
-	}
-
-	private watch(signal: AbortSignal): void {
-		if (this.watched.has(signal)) return;
-		this.watched.add(signal);
-		// Every waiter leaves; each sees the aborted signal and sends nothing.
-		signal.addEventListener('abort', () => this.waiting.splice(0).forEach((resolve) => resolve()), { once: true });
 	}
 }

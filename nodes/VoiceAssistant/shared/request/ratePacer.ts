@@ -2,9 +2,9 @@
  * Pacing of a run's attempts once the service shows a rate limit. A bound on requests in flight
  * cannot keep a fast run under a rate limit: with short answer times even one request in flight
  * sends faster than most limits, so each time the service's allowance runs out every request in
- * flight is answered 429. Once the run's bound was cut for 429s (see RunState) the run also
- * spaces its attempts, at the rate the service answered in the last window, and then follows
- * that rate, judged once per window (at least WINDOW_MS and MIN_ANSWERS_TO_JUDGE answers):
+ * flight is answered 429. Once the run's bound was cut for 429s, or most of its latest answers
+ * were 429 (see RunState), the run also spaces its attempts, at the rate the service answered
+ * in the last window, and then follows that rate, judged once per window (at least WINDOW_MS and MIN_ANSWERS_TO_JUDGE answers):
  *
  * - more than MAX_THROTTLED_SHARE of the window's answers were 429: slower by CUT_FACTOR, and
  *   down to what the service answered in the window if the pace is what held the run back;

@@ -31,7 +31,6 @@ function secretForms(secret: string | undefined): readonly string[] {
 	return lastForms.forms;
 }
 
-
 function redactText(text: string, forms: readonly string[]): string {
 	let result = text;
 	for (const form of forms) if (result.includes(form)) result = result.split(form).join(REDACTED);
