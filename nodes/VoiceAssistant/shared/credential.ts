@@ -51,13 +51,20 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
 	return plainHttpProblem(url, allowUnencryptedHttp);
 }
 
+/** The last address resolved: every request of a run goes to the same path of the same root. */
+let lastRequestUrl: { url: unknown; baseURL: unknown; resolved: URL | undefined } | undefined;
+
 /** The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. */
-function requestUrl(options: IHttpRequestOptions): URL | undefined {
+function requestUrl({ url, baseURL }: IHttpRequestOptions): URL | undefined {
+	if (lastRequestUrl && lastRequestUrl.url === url && lastRequestUrl.baseURL === baseURL) return lastRequestUrl.resolved;
+	let resolved: URL | undefined;
 	try {
-		return new URL(String(options.url ?? ''), options.baseURL || undefined);
+		resolved = new URL(String(url ?? ''), baseURL || undefined);
 	} catch {
-		return undefined; // n8n's client refuses such a request itself
+		resolved = undefined; // n8n's client refuses such a request itself
 	}
+	lastRequestUrl = { url, baseURL, resolved };
+	return resolved;
 }
 
 /** The last Base URL checked: n8n authenticates every request of a run with the same one. */
