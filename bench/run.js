@@ -312,6 +312,12 @@ async function defaultsRows(sim, ctx, record) {
 			n8nRow(ctx, sim, { id: `${target}DefaultsLimited`, target, count: big }),
 		{ rate });
 	}
+	// A limited service that is also slow to answer: slow start's overshoot costs most here.
+	await setSimulator(sim, { rateLimit: { ratePerSec: rate }, latencyMs: 100 });
+	await sleep(1500);
+	await record(`Voice Assistant (Map Automatically), defaults, rate limit ${rate}/s, 100 ms latency`, big, () =>
+		n8nRow(ctx, sim, { id: 'oursDefaultsLimitedSlow', target: 'ours', count: big }),
+	{ rate });
 
 	for (const seed of [1, 2, 3]) {
 		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed } });
