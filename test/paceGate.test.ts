@@ -48,3 +48,23 @@ describe('PaceGate', () => {
 		await gate.turn(cancel.signal); // and a late one does not wait either
 	});
 });
+
+describe('PaceGate shared by two runs', () => {
+	it("a cancelled run's waiters leave; the other run's keep their place and their turns", async () => {
+		const { pacer, taken } = scriptedPacer();
+		const gate = new PaceGate(pacer);
+		const cancelA = new AbortController();
+		const order: string[] = [];
+		const waitersA = [1, 2].map((n) => gate.turn(cancelA.signal).then(() => order.push(`a${n}`)));
+		const waitersB = [1, 2].map((n) => gate.turn(undefined).then(() => order.push(`b${n}`)));
+		await settle();
+		cancelA.abort();
+		await Promise.all(waitersA);
+		expect(order).toEqual(['a1', 'a2']); // left at once, without a turn
+		expect(gate.waitingCount).toBe(2);
+		pacer.open = true;
+		await Promise.all(waitersB);
+		expect(order).toEqual(['a1', 'a2', 'b1', 'b2']);
+		expect(taken).toEqual([true, true]); // turns only for run B's attempts
+	});
+});

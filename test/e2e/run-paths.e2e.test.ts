@@ -59,6 +59,7 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail and Allowed HTTP Reque
 					{ ...contactUpdate('Update', { retryOnFailure: false, maxConcurrency: 1 }), retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 				]),
 				workflow('vaRpDomains', 'e2e: allowed domains', [manualTrigger(), contacts(2), restricted]),
+				workflow('vaRpOnce', 'e2e: n8n Execute Once', [manualTrigger(), contacts(3), { ...contactUpdate('Update'), executeOnce: true }]),
 			],
 		};
 	});
@@ -76,6 +77,18 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail and Allowed HTTP Reque
 			'rp-2:200',
 		]);
 		expect(outputOf(run, 'Update').map((item) => item.json.message)).toEqual(Array(3).fill('Contact updated successfully.'));
+	});
+
+	test("n8n's Execute Once: only the first item is sent, and the run's summary counts that one item", async () => {
+		const { code, run, stdout, stderr } = await executeWorkflow(bin, 'vaRpOnce', userFolder());
+		expect(run.data.resultData.error).toBeUndefined();
+		expect(code).toBe(0);
+		const received = await requests();
+		expect(received.map((request) => `${request.method} ${request.path}?id=${request.query.id}:${request.status}`)).toEqual([
+			`PUT ${CONTACT_PATH}?id=rp-0:200`,
+		]);
+		expect(outputOf(run, 'Update').map((item) => item.json)).toEqual([{ id: 'rp-0', message: 'Contact updated successfully.' }]);
+		expect(`${stdout}\n${stderr}`).toMatch(/Voice Assistant "Update": done: 1 items in [0-9.]+ s: 1 succeeded, 0 failed/);
 	});
 
 	test('a Base URL outside Allowed HTTP Request Domains: nothing sent, n8n\'s message', async () => {

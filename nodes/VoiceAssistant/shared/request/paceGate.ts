@@ -6,17 +6,20 @@ import type { RatePacer } from './ratePacer';
 export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
 
 /**
- * Lets a run's attempts leave one by one at the pacer's current pace, in arrival order. Turns
+ * Lets attempts leave one by one at the pacer's current pace, in arrival order. Turns
  * are handed out when they come, not booked ahead: a pace cut slows the very next attempt, even
  * with hundreds of attempts waiting.
  */
 export class PaceGate {
-	private readonly waiting: Array<() => void> = [];
+	private waiting: Array<{ signal: AbortSignal | undefined; resolve: () => void }> = [];
 
 	private pumping = false;
 
-	/** One listener per signal; when it aborts every waiter leaves, sees the aborted signal and sends nothing. */
-	private readonly aborts = new AbortListeners(() => this.waiting.splice(0).forEach((resolve) => resolve()));
+	/**
+	 * One listener per signal. Runs of several executions may share the gate (see servicePace):
+	 * when one is cancelled, only its waiters leave; they see the aborted signal and send nothing.
+	 */
+	private readonly aborts = new AbortListeners((signal) => this.dropWaitersOf(signal));
 
 	constructor(private readonly pacer: Turns) {}
 
@@ -25,12 +28,12 @@ export class PaceGate {
 		return this.waiting.length;
 	}
 
-	/** Resolves when the attempt may leave, or at once when the execution is cancelled. */
+	/** Resolves when the attempt may leave, or at once when `signal` aborts. */
 	async turn(signal: AbortSignal | undefined): Promise<void> {
 		if (signal?.aborted) return;
 		if (this.waiting.length === 0 && this.pacer.nextTurnIn() === 0) return this.pacer.takeTurn(false);
 		if (signal) this.aborts.watch(signal);
-		const turn = new Promise<void>((resolve) => this.waiting.push(resolve));
+		const turn = new Promise<void>((resolve) => this.waiting.push({ signal, resolve }));
 		if (!this.pumping) void this.pump();
 		await turn;
 	}
@@ -42,9 +45,15 @@ export class PaceGate {
 			if (wait > 0) await sleep(wait);
 			else {
 				this.pacer.takeTurn(true);
-				(this.waiting.shift() as () => void)();
+				this.waiting.shift()?.resolve();
 			}
 		}
 		this.pumping = false;
+	}
+
+	private dropWaitersOf(signal: AbortSignal): void {
+		const leaving = this.waiting.filter((waiter) => waiter.signal === signal);
+		this.waiting = this.waiting.filter((waiter) => waiter.signal !== signal);
+		for (const waiter of leaving) waiter.resolve();
 	}
 }

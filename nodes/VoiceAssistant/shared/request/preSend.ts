@@ -85,6 +85,7 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 			return options;
 		}
 		state.stop(error, itemIndex);
+		state.itemDone(false);
 		throw error;
 	};
 }

@@ -82,10 +82,15 @@ export class RatePacer {
 	/** Pacing was given up in this run: 429s that do not follow the pace. */
 	private givenUp = false;
 
-	/** The lowest pace of this run, for the summary line. */
+	/** The lowest pace so far, for the summary line. */
 	lowest: number | undefined;
 
-	constructor(private readonly now: () => number = Date.now) {}
+	/** When an attempt last left or was answered. */
+	lastActiveAt: number;
+
+	constructor(private readonly now: () => number = Date.now) {
+		this.lastActiveAt = now();
+	}
 
 	/** Attempts per second while the run is paced, else undefined. */
 	get rate(): number | undefined {
@@ -102,8 +107,9 @@ export class RatePacer {
 
 	/** An attempt leaves now; `waited`: it had to wait for its turn. */
 	takeTurn(waited: boolean): void {
-		if (this.pace === undefined) return;
 		const now = this.now();
+		this.lastActiveAt = now;
+		if (this.pace === undefined) return;
 		this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / this.pace;
 		if (waited) this.windowWaited = true;
 		this.windowSent++;
@@ -112,6 +118,7 @@ export class RatePacer {
 	/** How an attempt was answered. */
 	onAnswer(kind: AnswerKind): void {
 		const now = this.now();
+		this.lastActiveAt = now;
 		this.endWindowIfDue(now);
 		this.windowAnswers++;
 		if (kind === 'rate-limited') this.windowThrottled++;

@@ -9,8 +9,8 @@ import type {
 import { ConcurrencyController } from './adaptiveConcurrency';
 import { ConcurrencyLimiter } from './limiter';
 import { Progress } from './progress';
-import { PaceGate } from './paceGate';
-import { RatePacer, type AnswerKind } from './ratePacer';
+import type { AnswerKind } from './ratePacer';
+import { joinServicePace, leaveServicePace, type ServicePace } from './servicePace';
 import { type RequestPolicy, readRequestPolicy } from './requestPolicy';
 import { isPushback, type FailureKind } from './retry';
 import { readApiTarget, type ApiTarget } from './target';
@@ -26,11 +26,22 @@ export class RunState {
 	/** Automatic mode only: moves the limiter's bound with the service's answers. */
 	private readonly controller: ConcurrencyController | undefined;
 
-	/** Automatic mode only: spaces attempts once the service shows a rate limit. */
-	private readonly pacer: RatePacer | undefined;
+	/**
+	 * Automatic mode only, once the credential is read: the pace of the service account, shared
+	 * with the runs of this process that send to it at the same time (see joinServicePace).
+	 */
+	private pace: ServicePace | undefined;
 
-	/** Where attempts wait for their turn while the run is paced. */
-	readonly paceGate: PaceGate | undefined;
+	/** Attempts of this run waiting for their turn at the pace now. */
+	private waitingForTurn = 0;
+
+	/** The lowest pace this run was held to. */
+	private lowestPace: number | undefined;
+
+	/** Items whose outcome is known: when all are, the run leaves the shared pace. */
+	private itemsDone = 0;
+
+	private readonly total: number;
 
 	/** 429 answers since the bound was last cut. */
 	private throttledSinceCut = 0;
@@ -58,22 +69,37 @@ export class RunState {
 		log: { total: number; logger: Logger; nodeName: string },
 	) {
 		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
-		this.pacer = policy.adaptiveConcurrency ? new RatePacer() : undefined;
-		this.paceGate = this.pacer && new PaceGate(this.pacer);
+		this.total = log.total;
 		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
 		this.progress = new Progress(log.total, log.logger, log.nodeName, {
 			concurrency: () => ({
 				now: this.controller?.limit ?? policy.maxConcurrency,
 				peak: this.controller?.peak ?? policy.maxConcurrency,
 			}),
-			inFlight: () => this.limiter.inUse - this.waitingForTurn(),
-			pace: () => ({ now: this.pacer?.rate, lowest: this.pacer?.lowest, waiting: this.waitingForTurn() }),
+			inFlight: () => this.limiter.inUse - this.waitingForTurn,
+			pace: () => ({ now: this.pacer?.rate, lowest: this.lowestPace, waiting: this.waitingForTurn }),
 		});
 	}
 
-	/** Items holding a slot while they wait for their turn at the pace. */
-	private waitingForTurn(): number {
-		return this.paceGate?.waitingCount ?? 0;
+	private get pacer() {
+		return this.pace?.pacer;
+	}
+
+	/** Waits until the pace lets the next attempt leave (at once when the run is not paced). */
+	async waitForTurn(): Promise<void> {
+		if (!this.pace) return;
+		this.waitingForTurn++;
+		try {
+			await this.pace.gate.turn(this.signal);
+		} finally {
+			this.waitingForTurn--;
+		}
+	}
+
+	/** An item's outcome is known (sent or not); after the last one the run leaves the shared pace. */
+	itemDone(succeeded: boolean): void {
+		this.progress.itemDone(succeeded);
+		if (++this.itemsDone === this.total && this.pace) leaveServicePace(this.pace);
 	}
 
 	/**
@@ -92,6 +118,7 @@ export class RunState {
 		else this.controller.onAnswer(answerMs);
 		this.limiter.setLimit(this.controller.limit);
 		this.pacer?.onAnswer(answerKind(failure));
+		if (this.pacer?.rate !== undefined) this.lowestPace = Math.min(this.lowestPace ?? Infinity, this.pacer.rate);
 		if (this.controller.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) this.pacer?.rateLimited();
@@ -107,7 +134,10 @@ export class RunState {
 
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
-		this.target ??= readApiTarget(context);
+		this.target ??= readApiTarget(context).then((target) => {
+			if (this.controller) this.pace = joinServicePace(target);
+			return target;
+		});
 		return await this.target;
 	}
 }
@@ -141,10 +171,14 @@ class RecentCount {
 	}
 }
 
-/** The number of items of this run of the node (main input, or the tool call's input). */
+/**
+ * The number of items of this run of the node (main input, or the tool call's input). With
+ * Execute Once n8n runs the node on the first item only, while `executeData` keeps them all.
+ */
 function itemCount(context: IExecuteSingleFunctions): number {
 	const input = context.getExecuteData()?.data;
-	return (input?.main?.[0] ?? input?.ai_tool?.[0] ?? [undefined]).length;
+	const count = (input?.main?.[0] ?? input?.ai_tool?.[0] ?? [undefined]).length;
+	return context.getNode().executeOnce === true ? Math.min(1, count) : count;
 }
 
 /** The run that item 0 began last, per `executeData` (the object all items of a run share). */

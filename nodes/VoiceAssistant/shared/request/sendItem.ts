@@ -27,7 +27,7 @@ export async function sendItem(
 	const id = requestData.options.qs?.id;
 	const invalid = state.invalidItems.get(itemIndex);
 	if (invalid) {
-		state.progress.itemDone(false);
+		state.itemDone(false);
 		return [errorItem(this, invalid, itemIndex)];
 	}
 
@@ -44,7 +44,7 @@ export async function sendItem(
 	} else {
 		outcome = await sendInSlot(this, state, target, requestData);
 	}
-	state.progress.itemDone('items' in outcome);
+	state.itemDone('items' in outcome);
 	if ('items' in outcome) return outputItems(outcome.items, itemIndex, id, target.apiKey);
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
 	state.stop(outcome.error, itemIndex);
@@ -79,7 +79,7 @@ async function sendWithRetries(
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
 		if (state.stopError) return notSent(context, state);
-		await state.paceGate?.turn(state.signal);
+		await state.waitForTurn();
 		if (state.signal?.aborted) return cancelled(context);
 		const startedAt = Date.now();
 		try {
