@@ -2,12 +2,7 @@
  * Automatic concurrency: the controller driven by scripted answers (no clock, no timing), the
  * limiter following a moving bound, and the progress lines a long run writes to n8n's log.
  */
-import {
-	ConcurrencyController,
-	INITIAL_CONCURRENCY,
-	MAX_SLOW_START_STEP,
-	SLOW_START_STEP_MS,
-} from '../nodes/VoiceAssistant/shared/request/adaptiveConcurrency';
+import { ConcurrencyController, INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/adaptiveConcurrency';
 import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
 import { runNode } from './helpers/runNode';
@@ -16,11 +11,11 @@ import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
 describe('ConcurrencyController', () => {
 	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts. */
-	function round(controller: ConcurrencyController, pushbacks = 0, answerMs = 0): number {
+	function round(controller: ConcurrencyController, pushbacks = 0): number {
 		const size = controller.limit;
 		for (let i = 0; i < size; i++) {
 			if (i < pushbacks) controller.onPushback();
-			else controller.onAnswer(answerMs);
+			else controller.onAnswer();
 		}
 		return controller.limit;
 	}
@@ -30,21 +25,6 @@ describe('ConcurrencyController', () => {
 		expect(controller.limit).toBe(INITIAL_CONCURRENCY);
 		expect(INITIAL_CONCURRENCY).toBe(32);
 		expect([round(controller), round(controller), round(controller)]).toEqual([64, 128, 256]);
-	});
-
-	it('grows faster per round trip when the service answers slowly: ×4 at 100 ms, ×5 at most', () => {
-		const at100ms = new ConcurrencyController(1000);
-		expect([round(at100ms, 0, 100), round(at100ms, 0, 100)]).toEqual([128, 512]);
-		const at300ms = new ConcurrencyController(10_000);
-		expect([round(at300ms, 0, 300), round(at300ms, 0, 300)]).toEqual([160, 800]);
-		expect(SLOW_START_STEP_MS * (MAX_SLOW_START_STEP - 1)).toBe(150); // ×5 from 150 ms on
-	});
-
-	it("judges by the run's fastest answer: answers slowed by n8n's own busy event loop do not speed it up", () => {
-		const controller = new ConcurrencyController(1000);
-		controller.onAnswer(2); // the service itself answers at once
-		for (let i = 1; i < 32; i++) controller.onAnswer(400);
-		expect(controller.limit).toBe(64);
 	});
 
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {

@@ -106,6 +106,8 @@ export interface WorkflowNode {
 	retryOnFail?: boolean;
 	maxTries?: number;
 	waitBetweenTries?: number;
+	/** n8n's node setting Execute Once: the node runs on the first input item only. */
+	executeOnce?: boolean;
 	webhookId?: string;
 	notes?: string;
 	notesInFlow?: boolean;

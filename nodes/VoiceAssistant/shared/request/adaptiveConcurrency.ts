@@ -13,36 +13,17 @@ export const INITIAL_CONCURRENCY = 32;
 export const PUSHBACK_SHARE_TO_CUT = 0.5;
 
 /**
- * Slow start grows the bound by one per answer (doubling per round trip) while the run's fastest
- * answer took less than this, and by one more per this much of it, up to MAX_SLOW_START_STEP: ×4
- * per round trip at 100 ms, ×5 at 200 ms and slower. A slow service is then not fed 32 requests
- * at a time for seconds while a fast one reaches its limit in milliseconds. The cap bounds the
- * overshoot when such a service also limits the rate: a round trip sends at most five times what
- * the one before showed it takes.
- */
-export const SLOW_START_STEP_MS = 50;
-
-export const MAX_SLOW_START_STEP = 4;
-
-/**
  * The bound on requests in flight in automatic mode: additive increase, multiplicative decrease,
  * as TCP does, judged per round (as many answered attempts as the bound: about one round trip of
  * every request in flight). It starts at INITIAL_CONCURRENCY and grows by one per answer
  * (doubling per round) until a round pushes back too much; from then on by one per round. A
  * round in which more than PUSHBACK_SHARE_TO_CUT of the answers were 429, 503 or timeouts halves
- * it. Never above the ceiling (Max Concurrent Requests), never below 1. Slow start grows faster
- * when answers take longer (SLOW_START_STEP_MS).
+ * it. Never above the ceiling (Max Concurrent Requests), never below 1.
  */
 export class ConcurrencyController {
 	private bound: number;
 
 	private slowStart = true;
-
-	/**
-	 * The run's fastest answer: the service's own round trip. A single answer's time also holds
-	 * the wait in n8n's busy event loop, which grows with the bound itself.
-	 */
-	private fastestAnswerMs = Infinity;
 
 	/** The bound when the current round began: the round ends after that many answers. */
 	private roundSize: number;
@@ -67,10 +48,9 @@ export class ConcurrencyController {
 		return this.bound;
 	}
 
-	/** The service answered without pushing back, `answerMs` after the attempt began. */
-	onAnswer(answerMs = 0): void {
-		this.fastestAnswerMs = Math.min(this.fastestAnswerMs, answerMs);
-		if (this.slowStart) this.grow(slowStartStep(this.fastestAnswerMs));
+	/** The service answered without pushing back. */
+	onAnswer(): void {
+		if (this.slowStart) this.grow();
 		this.endOfAttempt(false);
 	}
 
@@ -96,13 +76,8 @@ export class ConcurrencyController {
 		this.roundPushbacks = 0;
 	}
 
-	private grow(step = 1): void {
-		this.bound = Math.min(this.ceiling, this.bound + step);
+	private grow(): void {
+		this.bound = Math.min(this.ceiling, this.bound + 1);
 		this.peak = Math.max(this.peak, this.bound);
 	}
-}
-
-/** How much one answer grows the bound in slow start: see SLOW_START_STEP_MS. */
-function slowStartStep(fastestAnswerMs: number): number {
-	return Math.min(MAX_SLOW_START_STEP, 1 + Math.floor(Math.max(0, fastestAnswerMs) / SLOW_START_STEP_MS));
 }

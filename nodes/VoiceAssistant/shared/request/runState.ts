@@ -102,11 +102,8 @@ export class RunState {
 		if (++this.itemsDone === this.total && this.pace) leaveServicePace(this.pace);
 	}
 
-	/**
-	 * How an attempt ended (undefined: an answer that is not an error) and how long it took:
-	 * moves the automatic bound.
-	 */
-	attemptEnded(failure: FailureKind | undefined, answerMs: number): void {
+	/** How an attempt ended (undefined: an answer that is not an error): moves the automatic bound. */
+	attemptEnded(failure: FailureKind | undefined): void {
 		if (!this.controller) return;
 		const cutsBefore = this.controller.cuts;
 		// Once the run is paced, its 429s move the pace, not the bound on requests in flight.
@@ -115,7 +112,7 @@ export class RunState {
 		// Most of the latest answers were 429: a rate limit, without waiting for the round to end.
 		if (this.recentAnswers.add(failure === 'rate-limited') >= THROTTLED_OF_RECENT_TO_PACE) this.pacer?.rateLimited();
 		if (failure !== undefined && isPushback(failure) && !(paced && failure === 'rate-limited')) this.controller.onPushback();
-		else this.controller.onAnswer(answerMs);
+		else this.controller.onAnswer();
 		this.limiter.setLimit(this.controller.limit);
 		this.pacer?.onAnswer(answerKind(failure));
 		if (this.pacer?.rate !== undefined) this.lowestPace = Math.min(this.lowestPace ?? Infinity, this.pacer.rate);

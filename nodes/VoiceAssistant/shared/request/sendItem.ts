@@ -81,18 +81,17 @@ async function sendWithRetries(
 		if (state.stopError) return notSent(context, state);
 		await state.waitForTurn();
 		if (state.signal?.aborted) return cancelled(context);
-		const startedAt = Date.now();
 		try {
 			const items = await attemptRequest(context, target, requestData);
-			state.attemptEnded(undefined, Date.now() - startedAt);
+			state.attemptEnded(undefined);
 			return { items };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) {
-				state.attemptEnded(undefined, Date.now() - startedAt); // from our response hooks: the service did answer
+				state.attemptEnded(undefined); // from our response hooks: the service did answer
 				return { error: caught };
 			}
 			const failure = readHttpFailure(caught);
-			state.attemptEnded(failure.kind, Date.now() - startedAt);
+			state.attemptEnded(failure.kind);
 			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 			const decision = decideRetry(state.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
 			if (!decision.retry || state.signal?.aborted) {
