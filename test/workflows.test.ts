@@ -16,6 +16,12 @@ describe.each(['ci.yml', 'publish.yml'])('.github/workflows/%s', (file) => {
 		expect(validateWorkflow(read(file)).errors).toEqual([]);
 	});
 
+	test('pins every action to a full commit (a moved tag cannot change what runs, least of all where it publishes)', () => {
+		const uses = [...read(file).matchAll(/uses: (\S+)/g)].map((match) => match[1]);
+		expect(uses.length).toBeGreaterThan(0);
+		for (const action of uses) expect(action).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/);
+	});
+
 	test('is rejected once broken (the validator bites)', () => {
 		const broken = read(file).replace(/^(\s+)runs-on:/m, '$1runs_on:');
 		expect(broken).not.toEqual(read(file));
