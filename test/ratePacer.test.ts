@@ -190,10 +190,14 @@ describe('RatePacer', () => {
 		let n = 0;
 		// Every other answer is 429, whatever the pace: each window halves it (to what was
 		// answered), the share stays, and after 3 futile cuts pacing stops for good.
-		send(pacer, time, () => (n++ % 2 ? 'rate-limited' : 'answered'), 3_000);
+		let lowest = Infinity;
+		for (let i = 0; i < 3_000; i++) {
+			send(pacer, time, () => (n++ % 2 ? 'rate-limited' : 'answered'), 1);
+			lowest = Math.min(lowest, pacer.rate ?? Infinity);
+		}
 		expect(pacer.rate).toBeUndefined();
-		expect(pacer.lowest).toBeGreaterThan(500 * 0.5 ** 4);
-		expect(pacer.lowest).toBeLessThan(500 * 0.5 ** 2);
+		expect(lowest).toBeGreaterThan(500 * 0.5 ** 4);
+		expect(lowest).toBeLessThan(500 * 0.5 ** 2);
 		expect(pacer.nextTurnIn()).toBe(0);
 		pacer.rateLimited();
 		expect(pacer.rate).toBeUndefined();

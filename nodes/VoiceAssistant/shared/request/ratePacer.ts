@@ -82,9 +82,6 @@ export class RatePacer {
 	/** Pacing was given up in this run: 429s that do not follow the pace. */
 	private givenUp = false;
 
-	/** The lowest pace so far, for the summary line. */
-	lowest: number | undefined;
-
 	/** When an attempt last left or was answered. */
 	lastActiveAt: number;
 
@@ -133,7 +130,6 @@ export class RatePacer {
 		if (this.pace !== undefined || this.givenUp) return;
 		const now = this.now();
 		this.pace = Math.max(1, this.answeredInLastWindow(now));
-		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.nextSendAt = now;
 		this.beginWindow(now);
 		this.firstWindow = true;
@@ -164,7 +160,6 @@ export class RatePacer {
 			if (share > 0) this.growthStreak = 0;
 			else if (paceBound) this.grow(elapsedMs);
 		}
-		this.lowest = Math.min(this.lowest ?? this.pace, this.pace);
 		this.beginWindow(now);
 	}
 
