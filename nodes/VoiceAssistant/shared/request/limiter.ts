@@ -1,10 +1,4 @@
-import { AbortListeners } from './cancellation';
-
-interface Waiter {
-	signal: AbortSignal | undefined;
-	/** true: the slot is taken; false: the signal aborted first and no slot was taken. */
-	resolve: (took: boolean) => void;
-}
+import { WaiterQueue } from './cancellation';
 
 /**
  * A FIFO counting semaphore: at most `limit` holders at once, waiters served in arrival order.
@@ -14,19 +8,14 @@ interface Waiter {
 export class ConcurrencyLimiter {
 	private active = 0;
 
-	/** Waiters in arrival order; `head` is the next one to serve (no O(n) shift per slot). */
-	private waiting: Waiter[] = [];
-
-	private head = 0;
-
-	/** One listener per signal, not one per waiter. */
-	private readonly aborts = new AbortListeners((signal) => this.dropWaitersOf(signal));
+	/** Resolved true when a slot is handed over; false when the waiter's signal aborted first. */
+	private readonly waiting = new WaiterQueue<boolean>(false);
 
 	constructor(private limit: number) {}
 
 	setLimit(limit: number): void {
 		this.limit = limit;
-		while (this.active < this.limit && this.serveNext()) this.active++;
+		while (this.active < this.limit && this.waiting.serveNext(true)) this.active++;
 	}
 
 	/**
@@ -50,8 +39,7 @@ export class ConcurrencyLimiter {
 			this.active++;
 			return true;
 		}
-		if (signal) this.aborts.watch(signal);
-		return await new Promise<boolean>((resolve) => this.waiting.push({ signal, resolve }));
+		return await this.waiting.wait(signal);
 	}
 
 	/**
@@ -59,28 +47,7 @@ export class ConcurrencyLimiter {
 	 * the limit was lowered below the holders, the slot is given up instead.
 	 */
 	private release(): void {
-		if (this.active > this.limit || !this.serveNext()) this.active--;
-	}
-
-	/** Gives a slot to the next waiter, if there is one. */
-	private serveNext(): boolean {
-		const next = this.waiting[this.head];
-		if (!next) return false;
-		this.waiting[this.head++] = undefined as unknown as Waiter;
-		if (this.head > 1024 && this.head * 2 > this.waiting.length) {
-			this.waiting = this.waiting.slice(this.head);
-			this.head = 0;
-		}
-		next.resolve(true);
-		return true;
-	}
-
-	/** Every waiter of an aborted signal leaves the queue without a slot. */
-	private dropWaitersOf(signal: AbortSignal): void {
-		const queued = this.waiting.slice(this.head);
-		this.waiting = queued.filter((waiter) => waiter.signal !== signal);
-		this.head = 0;
-		for (const waiter of queued) if (waiter.signal === signal) waiter.resolve(false);
+		if (this.active > this.limit || !this.waiting.serveNext(true)) this.active--;
 	}
 
 	get inUse(): number {

@@ -1,5 +1,5 @@
 import { sleep } from 'n8n-workflow';
-import { AbortListeners } from './cancellation';
+import { WaiterQueue } from './cancellation';
 import type { RatePacer } from './ratePacer';
 
 /** What the gate needs of a RatePacer. */
@@ -11,15 +11,13 @@ export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
  * with hundreds of attempts waiting.
  */
 export class PaceGate {
-	private waiting: Array<{ signal: AbortSignal | undefined; resolve: () => void }> = [];
+	/**
+	 * Runs of several executions may share the gate (see servicePace): when one is cancelled, only
+	 * its waiters leave; they see the aborted signal and send nothing.
+	 */
+	private readonly waiting = new WaiterQueue<void>(undefined);
 
 	private pumping = false;
-
-	/**
-	 * One listener per signal. Runs of several executions may share the gate (see servicePace):
-	 * when one is cancelled, only its waiters leave; they see the aborted signal and send nothing.
-	 */
-	private readonly aborts = new AbortListeners((signal) => this.dropWaitersOf(signal));
 
 	constructor(private readonly pacer: Turns) {}
 
@@ -32,8 +30,7 @@ export class PaceGate {
 	async turn(signal: AbortSignal | undefined): Promise<void> {
 		if (signal?.aborted) return;
 		if (this.waiting.length === 0 && this.pacer.nextTurnIn() === 0) return this.pacer.takeTurn(false);
-		if (signal) this.aborts.watch(signal);
-		const turn = new Promise<void>((resolve) => this.waiting.push({ signal, resolve }));
+		const turn = this.waiting.wait(signal);
 		if (!this.pumping) void this.pump();
 		await turn;
 	}
@@ -45,15 +42,9 @@ export class PaceGate {
 			if (wait > 0) await sleep(wait);
 			else {
 				this.pacer.takeTurn(true);
-				this.waiting.shift()?.resolve();
+				this.waiting.serveNext(undefined);
 			}
 		}
 		this.pumping = false;
-	}
-
-	private dropWaitersOf(signal: AbortSignal): void {
-		const leaving = this.waiting.filter((waiter) => waiter.signal === signal);
-		this.waiting = this.waiting.filter((waiter) => waiter.signal !== signal);
-		for (const waiter of leaving) waiter.resolve();
 	}
 }
