@@ -1,4 +1,5 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
+import { rememberLast } from './rememberLast';
 
 /**
  * The credential's rules, shared by the credential (which n8n applies to every request made
@@ -51,32 +52,22 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
 	return plainHttpProblem(url, allowUnencryptedHttp);
 }
 
-/** The last address resolved: every request of a run goes to the same path of the same root. */
-let lastRequestUrl: { url: unknown; baseURL: unknown; resolved: URL | undefined } | undefined;
-
-/** The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. */
-function requestUrl({ url, baseURL }: IHttpRequestOptions): URL | undefined {
-	if (lastRequestUrl && lastRequestUrl.url === url && lastRequestUrl.baseURL === baseURL) return lastRequestUrl.resolved;
-	let resolved: URL | undefined;
+/**
+ * The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. Every
+ * request of a run goes to the same path of the same root.
+ */
+const requestUrl = rememberLast((url: string | undefined, baseURL: string | undefined): URL | undefined => {
 	try {
-		resolved = new URL(String(url ?? ''), baseURL || undefined);
+		return new URL(url ?? '', baseURL || undefined);
 	} catch {
-		resolved = undefined; // n8n's client refuses such a request itself
+		return undefined; // n8n's client refuses such a request itself
 	}
-	lastRequestUrl = { url, baseURL, resolved };
-	return resolved;
-}
+});
 
-/** The last Base URL checked: n8n authenticates every request of a run with the same one. */
-let lastBaseUrlCheck: { baseUrl: unknown; allowUnencryptedHttp: boolean; problem: string | undefined } | undefined;
-
-function checkedBaseUrlProblem(baseUrl: unknown, allowUnencryptedHttp: boolean): string | undefined {
-	const last = lastBaseUrlCheck;
-	if (last && last.baseUrl === baseUrl && last.allowUnencryptedHttp === allowUnencryptedHttp) return last.problem;
-	const problem = baseUrlProblem(apiRoot(baseUrl), allowUnencryptedHttp);
-	lastBaseUrlCheck = { baseUrl, allowUnencryptedHttp, problem };
-	return problem;
-}
+/** The Base URL's problem: n8n authenticates every request of a run with the same one. */
+const checkedBaseUrlProblem = rememberLast((baseUrl: unknown, allowUnencryptedHttp: boolean) =>
+	baseUrlProblem(apiRoot(baseUrl), allowUnencryptedHttp),
+);
 
 /**
  * The credential's `authenticate`: n8n calls it for every request made with the credential (the
@@ -88,7 +79,7 @@ export async function authenticateWithApiKey(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const allowUnencryptedHttp = credentials.allowUnencryptedHttp === true;
-	const target = requestUrl(requestOptions);
+	const target = requestUrl(requestOptions.url, requestOptions.baseURL);
 	const problem =
 		checkedBaseUrlProblem(credentials.baseUrl, allowUnencryptedHttp) ??
 		(target && plainHttpProblem(target, allowUnencryptedHttp));

@@ -3,6 +3,8 @@
  * could echo it back in an error or in a successful answer.
  */
 
+import { rememberLast } from '../rememberLast';
+
 const REDACTED = '[redacted]';
 
 function base64(text: string): string | undefined {
@@ -13,23 +15,18 @@ function base64(text: string): string | undefined {
 	}
 }
 
-/** The forms of the last key asked for: a run asks for the same key once per item. */
-let lastForms: { secret: string; forms: readonly string[] } = { secret: '', forms: [] };
-
 /**
  * The forms in which the service could echo the key: as saved, trimmed (HTTP header values are
  * read without surrounding spaces), URL-encoded and base64. Longest first, so a form inside
- * another is not left half replaced.
+ * another is not left half replaced. A run asks for the same key once per item.
  */
-function secretForms(secret: string | undefined): readonly string[] {
+const secretForms = rememberLast((secret: string | undefined): readonly string[] => {
 	if (!secret) return [];
-	if (secret === lastForms.secret) return lastForms.forms;
 	const trimmed = secret.trim();
 	const forms = new Set([secret, trimmed, encodeURIComponent(trimmed), base64(trimmed) ?? '']);
 	forms.delete('');
-	lastForms = { secret, forms: [...forms].sort((a, b) => b.length - a.length) };
-	return lastForms.forms;
-}
+	return [...forms].sort((a, b) => b.length - a.length);
+});
 
 function redactText(text: string, forms: readonly string[]): string {
 	let result = text;
