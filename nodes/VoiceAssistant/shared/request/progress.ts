@@ -43,6 +43,11 @@ export class Progress {
 		return this.succeeded + this.failed;
 	}
 
+	/** Every item of the run has its outcome. */
+	get finished(): boolean {
+		return this.done === this.total;
+	}
+
 	retryWaitStarted(): void {
 		this.retries++;
 		this.waiting++;
@@ -55,7 +60,7 @@ export class Progress {
 	itemDone(succeeded: boolean): void {
 		if (succeeded) this.succeeded++;
 		else this.failed++;
-		if (this.done === this.total) this.logSummary();
+		if (this.finished) this.logSummary();
 		else if (this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0) this.logProgress();
 	}
 

@@ -38,11 +38,6 @@ export class RunState {
 	/** The lowest pace this run was held to. */
 	private lowestPace: number | undefined;
 
-	/** Items whose outcome is known: when all are, the run leaves the shared pace. */
-	private itemsDone = 0;
-
-	private readonly total: number;
-
 	/** 429 answers since the bound was last cut. */
 	private throttledSinceCut = 0;
 
@@ -69,7 +64,6 @@ export class RunState {
 		log: { total: number; logger: Logger; nodeName: string },
 	) {
 		this.controller = policy.adaptiveConcurrency ? new ConcurrencyController(policy.maxConcurrency) : undefined;
-		this.total = log.total;
 		this.limiter = new ConcurrencyLimiter(this.controller?.limit ?? policy.maxConcurrency);
 		this.progress = new Progress(log.total, log.logger, log.nodeName, {
 			concurrency: () => ({
@@ -99,7 +93,7 @@ export class RunState {
 	/** An item's outcome is known (sent or not); after the last one the run leaves the shared pace. */
 	itemDone(succeeded: boolean): void {
 		this.progress.itemDone(succeeded);
-		if (++this.itemsDone === this.total && this.pace) leaveServicePace(this.pace);
+		if (this.progress.finished && this.pace) leaveServicePace(this.pace);
 	}
 
 	/** How an attempt ended (undefined: an answer that is not an error): moves the automatic bound. */
