@@ -11,6 +11,8 @@ export const STALE_PACE_MS = 60_000;
 
 /** The pace of one service account, and the runs of this n8n process sending to it now. */
 export interface ServicePace {
+	/** Its key in the map. */
+	readonly account: string;
 	readonly pacer: RatePacer;
 	readonly gate: PaceGate;
 	runs: number;
@@ -36,7 +38,7 @@ export function joinServicePace(target: Pick<ApiTarget, 'root' | 'apiKey'>, now:
 	let pace = paces.get(account);
 	if (!pace || now() - pace.pacer.lastActiveAt > STALE_PACE_MS) {
 		const pacer = new RatePacer(now);
-		pace = { pacer, gate: new PaceGate(pacer), runs: 0 };
+		pace = { account, pacer, gate: new PaceGate(pacer), runs: 0 };
 		paces.set(account, pace);
 	}
 	pace.runs++;
@@ -45,6 +47,6 @@ export function joinServicePace(target: Pick<ApiTarget, 'root' | 'apiKey'>, now:
 
 /** A run that joined the pace has ended: the last one to leave ends it. */
 export function leaveServicePace(pace: ServicePace): void {
-	if (--pace.runs > 0) return;
-	for (const [account, current] of paces) if (current === pace) paces.delete(account);
+	// A stale pace may have been replaced by a fresh one under the same key: that one stays.
+	if (--pace.runs === 0 && paces.get(pace.account) === pace) paces.delete(pace.account);
 }
