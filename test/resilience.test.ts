@@ -87,7 +87,9 @@ describe('retries', () => {
 		sim().reset();
 		sim().failNext({ status: 429, headers: { 'retry-after': '2' }, path: CONTACTS });
 		const beyond = await run(contactParameters({ maxRetryWaitSeconds: 1 }), contactRows(1));
-		expect(beyond.error?.message).toBe('The service kept answering "too many requests" (HTTP 429)');
+		expect(beyond.error?.message).toBe(
+			'The service asked to wait 2 s before trying again (HTTP 429, Retry-After), longer than "Max Retry Wait" allows',
+		);
 		expect(sim().requests.map((r) => r.status)).toEqual([429]);
 	});
 

@@ -1,8 +1,8 @@
 import type { IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
-import { readHttpFailure } from './request/httpFailure';
-import { readApiTarget } from './request/target';
+import { readHttpFailure } from './request/failure';
+import { readApiTarget } from './target';
 import { toUserError } from './request/userErrors';
 
 /** A request from the editor (pickers): the declarative engine does not run there. */

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod/v4';
 import { failureBecomesItem } from './output';
-import { joinRun } from './runState';
-import { check, invalidInputError, type FieldLabels } from './validation';
+import { check, invalidInputError, type FieldLabels } from '../spec/validation';
+import { joinRun } from './run';
 
 /**
  * What n8n's routing assembled, turned into the body the spec describes (and, for updates mapped
@@ -64,28 +65,35 @@ function buildRequest(contract: RequestContract, options: IHttpRequestOptions, c
 }
 
 /**
- * The preSend hook of an operation: checks the record id and the body against the spec before
- * anything is sent. An invalid item fails on its own; the others still run when the node
- * continues on fail. It never awaits: n8n runs every item's preSend before the first request goes
- * out, so when the node does not continue on fail, one invalid item means nothing is sent.
+ * The preSend hook of an operation: builds the request and checks it against the spec. It never
+ * awaits: n8n calls every item's preSend inside its item loop, and the run sends nothing until
+ * the loop prepared every item, so one invalid item (without Continue On Fail) means nothing is
+ * sent. With Continue On Fail the invalid item alone fails, without a request.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
-		const state = joinRun(this, options);
+		const run = joinRun(this, options);
+		run.itemPrepared();
+		const itemIndex = this.getItemIndex();
+		if (run.abandoned) {
+			throw new NodeOperationError(this.getNode(), `Item ${itemIndex} was prepared after the run had given up waiting for it`, {
+				itemIndex,
+				description: 'Nothing was sent for this run. Run the node again.',
+			});
+		}
 		const built = buildRequest(contract, options, this);
 		if (!('problems' in built)) {
 			if (contract.body) options.body = built.body;
 			options.qs = built.qs;
 			return options;
 		}
-		const itemIndex = this.getItemIndex();
 		const error = invalidInputError(this.getNode(), built.problems, itemIndex);
 		if (failureBecomesItem(this)) {
-			state.invalidItems.set(itemIndex, error);
+			run.invalidItems.set(itemIndex, error);
 			return options;
 		}
-		state.stop(error, itemIndex);
-		state.itemDone(false);
+		run.stop(error, itemIndex);
+		run.finishItem(false);
 		throw error;
 	};
 }

@@ -16,6 +16,7 @@ export interface RequestPolicy {
 
 type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
 
+
 /**
  * A whole number within the range the UI shows for the option (values from expressions are not
  * held to it by n8n): empty means not set, numeric text is its number, anything else is refused.
@@ -30,10 +31,20 @@ function readWholeNumber(options: IDataObject, name: NumericOption): { value?: n
 	return { value: Math.min(maxValue, Math.max(minValue, Math.floor(number))) };
 }
 
-/** A switch from the UI, or from an expression that wrote it as text ("false" means off). */
-function flagOption(value: unknown, fallback: boolean): boolean {
-	if (isUnset(value)) return fallback;
-	return value !== false && value !== 'false';
+type FlagOption = 'adaptiveConcurrency' | 'retryOnFailure';
+
+/**
+ * A switch from the UI, or from an expression: true or false, as such or as text in any case.
+ * Anything else (0, "no", "off") is refused: read as on, it would retry or adapt against the
+ * user's intent.
+ */
+function readFlag(options: IDataObject, name: FlagOption): { value?: boolean; problem?: string } {
+	const given = options[name];
+	if (isUnset(given)) return {};
+	if (typeof given === 'boolean') return { value: given };
+	const text = typeof given === 'string' ? given.trim().toLowerCase() : undefined;
+	if (text === 'true' || text === 'false') return { value: text === 'true' };
+	return { problem: `"${optionNamed(name).displayName}" (Options) must be true or false, not ${JSON.stringify(given)}` };
 }
 
 export function readRequestPolicy(options: IDataObject): RequestPolicy {
@@ -41,14 +52,16 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const concurrency = readWholeNumber(options, 'maxConcurrency');
 	const retries = readWholeNumber(options, 'maxRetries');
 	const waitSeconds = readWholeNumber(options, 'maxRetryWaitSeconds');
+	const adaptive = readFlag(options, 'adaptiveConcurrency');
+	const retry = readFlag(options, 'retryOnFailure');
 	const policy: RequestPolicy = {
 		maxConcurrency: concurrency.value ?? defaults.maxConcurrency,
-		adaptiveConcurrency: flagOption(options.adaptiveConcurrency, defaults.adaptiveConcurrency),
-		retry: flagOption(options.retryOnFailure, defaults.retry),
+		adaptiveConcurrency: adaptive.value ?? defaults.adaptiveConcurrency,
+		retry: retry.value ?? defaults.retry,
 		maxRetries: retries.value ?? defaults.maxRetries,
 		maxRetryWaitMs: waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
 	};
-	const problem = concurrency.problem ?? retries.problem ?? waitSeconds.problem;
+	const problem = concurrency.problem ?? retries.problem ?? waitSeconds.problem ?? adaptive.problem ?? retry.problem;
 	return problem ? { ...policy, problem } : policy;
 }
 
@@ -89,10 +102,10 @@ export const requestPolicyOptions: INodeProperties = {
 			displayName: 'Max Retry Wait (Seconds)',
 			name: 'maxRetryWaitSeconds',
 			type: 'number',
-			typeOptions: { minValue: 1 },
+			typeOptions: { minValue: 1, maxValue: 3600 },
 			default: 300,
 			description:
-				'Most time one item may spend waiting between its retries before it fails (when retrying is on)',
+				'Most time one item may spend waiting between its retries before it fails (when retrying is on), at most an hour. A Retry-After asking for longer fails the item at once.',
 		},
 		{
 			displayName: 'Retry on Rate Limit and Transient Errors',

@@ -1,6 +1,6 @@
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
 import type { Endpoint } from '../spec/endpoints';
-import { failOnHttpError } from './postReceive';
+import { failOnHttpError } from './output';
 import { prepareRequest, type RequestContract } from './preSend';
 import { sendItem } from './sendItem';
 

@@ -1,136 +1,172 @@
-import type { DeclarativeRestApiSettings, IExecutePaginationFunctions, INodeExecutionData } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { attemptRequest } from './attempt';
-import { waitUnlessCancelled } from './cancellation';
-import { readHttpFailure } from './httpFailure';
-import { errorItem, failureBecomesItem, outputItems } from './output';
-import { decideRetry, parseRetryAfter } from './retry';
-import { runOf, type RunState } from './runState';
-import { originOf, type ApiTarget } from './target';
-import { notSentError, toUserError, type FailureContext } from './userErrors';
-import { invalidInputError } from './validation';
+import type {
+	DeclarativeRestApiSettings,
+	IDataObject,
+	IExecutePaginationFunctions,
+	IHttpRequestOptions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { CREDENTIAL_NAME } from '../credential';
+import { invalidInputError } from '../spec/validation';
+import { originOf, type ApiTarget } from '../target';
+import { decideRetry, parseRetryAfter, readHttpFailure, type HttpFailure } from './failure';
+import { clock, wait } from './limiter';
+import { errorItem, failureBecomesItem, outputItems, redactError } from './output';
+import { runOf, TriesMemory, type Outcome, type Run } from './run';
+import { notSentError, toUserError } from './userErrors';
 
-type Outcome = { items: INodeExecutionData[] } | { error: NodeApiError | NodeOperationError };
+type Request = DeclarativeRestApiSettings.ResultOptions;
 
 /**
- * Sends one item's request: the `pagination` request operation of every operation's routing,
- * the one hook of n8n's declarative engine that wraps the whole request of an item. Here the
- * run's concurrency bound, retries and error mapping apply, while the HTTP mapping itself stays
- * in the properties' routing and preSend.
+ * Sends one item's request: the `pagination` request operation of every operation's routing, the
+ * one hook of n8n's declarative engine that wraps an item's whole request. In order: wait until
+ * the run is prepared → an earlier try's outcome, if n8n retries the node → a slot (limit) → the
+ * turn (pace) → attempt → classify → retry → output.
  */
-export async function sendItem(
-	this: IExecutePaginationFunctions,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<INodeExecutionData[]> {
-	const state = runOf(this, requestData.options);
+export async function sendItem(this: IExecutePaginationFunctions, request: Request): Promise<INodeExecutionData[]> {
+	const run = runOf(this, request.options);
 	const itemIndex = this.getItemIndex();
-	const id = requestData.options.qs?.id;
-	const invalid = state.invalidItems.get(itemIndex);
+	const invalid = run.invalidItems.get(itemIndex);
 	if (invalid) {
-		state.itemDone(false);
+		run.finishItem(false);
 		return [errorItem(this, invalid, itemIndex)];
 	}
-
-	const target = await state.apiTarget(this);
-	requestData.options.baseURL = target.root;
-	const problem = target.problem ?? state.policy.problem;
-	let outcome: Outcome;
-	if (state.stopError) {
-		outcome = notSent(this, state);
-	} else if (problem) {
-		outcome = { error: invalidInputError(this.getNode(), [problem], itemIndex) };
-	} else if (target.notAllowed) {
-		outcome = { error: new NodeOperationError(this.getNode(), target.notAllowed, { itemIndex }) };
-	} else {
-		outcome = await sendInSlot(this, state, target, requestData);
-	}
-	state.itemDone('items' in outcome);
-	if ('items' in outcome) return outputItems(outcome.items, itemIndex, id, target.apiKey);
+	const prepared = await run.whenPrepared();
+	if (!prepared && run.abandoned) return []; // n8n's loop threw: it reports its own error
+	const target = await run.apiTarget(this);
+	const outcome = prepared ? await outcomeOf(this, run, target, request) : notSent(this, run);
+	if ('error' in outcome) redactError(outcome.error, target.apiKey);
+	run.finishItem('items' in outcome);
+	if ('items' in outcome) return outputItems(outcome.items, itemIndex, request.options.qs?.id, target.apiKey);
 	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
-	state.stop(outcome.error, itemIndex);
 	throw outcome.error;
 }
 
-/** Sends within the run's concurrency bound; a cancelled execution sends nothing more. */
-async function sendInSlot(
-	context: IExecutePaginationFunctions,
-	state: RunState,
-	target: ApiTarget,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<Outcome> {
-	const attempts = async () => {
-		const outcome = await sendWithRetries(context, state, target, requestData);
-		// Recorded while the slot is still held: the next item in the queue must see it.
-		if ('error' in outcome && !failureBecomesItem(context)) state.stop(outcome.error, context.getItemIndex());
-		return outcome;
-	};
-	return await state.limiter.use(attempts, state.signal, () => cancelled(context));
+async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target: ApiTarget, request: Request): Promise<Outcome> {
+	const itemIndex = context.getItemIndex();
+	request.options.baseURL = target.root;
+	const problem = target.problem ?? run.policy.problem;
+	if (problem) return stopOn(context, run, { error: invalidInputError(context.getNode(), [problem], itemIndex) });
+	if (target.notAllowed) return stopOn(context, run, { error: new NodeOperationError(context.getNode(), target.notAllowed, { itemIndex }) });
+	const fingerprint = run.earlierTries && TriesMemory.fingerprint(request.options);
+	const earlier = fingerprint ? run.earlierTries?.recall(itemIndex, fingerprint) : undefined;
+	if (earlier) return stopOn(context, run, earlier);
+	const sent = await run.limiter.use(async () => await attempts(context, run, target, request), run.signal);
+	if (!sent) return notSent(context, run);
+	if (fingerprint) run.earlierTries?.keep(itemIndex, fingerprint, sent.outcome, sent.failure && { method: methodOf(request), kind: sent.failure.kind });
+	return sent.outcome;
 }
 
-/** attempt → classify the failure → retry or give up, until the item has its outcome. */
-async function sendWithRetries(
+/** attempt → classify → retry, until the item has its outcome; holds the item's slot throughout. */
+async function attempts(
 	context: IExecutePaginationFunctions,
-	state: RunState,
+	run: Run,
 	target: ApiTarget,
-	requestData: DeclarativeRestApiSettings.ResultOptions,
-): Promise<Outcome> {
-	const method = String(requestData.options.method ?? 'GET').toUpperCase();
+	request: Request,
+): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
+	const method = methodOf(request);
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
-		if (state.stopError) return notSent(context, state);
-		await state.waitForTurn();
-		if (state.signal?.aborted) return cancelled(context);
+		if (!(await run.mayStartAttempt())) return { outcome: notSent(context, run) };
+		let failure: HttpFailure;
 		try {
-			const items = await attemptRequest(context, target, requestData);
-			state.attemptEnded(undefined);
-			return { items };
+			const items = await attemptRequest(context, target, request, run);
+			run.answered(undefined);
+			return { outcome: { items } };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) {
-				state.attemptEnded(undefined); // from our response hooks: the service did answer
-				return { error: caught };
+				run.answered(undefined); // from our response hooks: the service did answer
+				return { outcome: stopOn(context, run, { error: caught }) };
 			}
-			const failure = readHttpFailure(caught);
-			state.attemptEnded(failure.kind);
-			const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
-			const decision = decideRetry(state.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
-			if (!decision.retry || state.signal?.aborted) {
-				const where = failureContext(requestData, attempt);
-				return { error: toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey) };
-			}
-			if (!decision.guided) unguidedRetries++;
-			// The item keeps its slot while it waits: the more the service pushes back, the fewer
-			// requests are in flight, and when every slot waits nothing new is sent.
-			waitedMs += decision.delayMs;
-			state.progress.retryWaitStarted();
-			const waited = await waitUnlessCancelled(decision.delayMs, state.signal);
-			state.progress.retryWaitEnded();
-			if (!waited) return cancelled(context);
+			failure = readHttpFailure(caught, (caught as { deadlinePassed?: boolean }).deadlinePassed);
 		}
+		run.answered(failure.kind);
+		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
+		const decision = decideRetry(run.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
+		if (!decision.retry || run.cancelled) {
+			const where = { ...failureContext(request, attempt), askedMs: decision.retry ? undefined : decision.askedMs };
+			const error = toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey);
+			return { outcome: stopOn(context, run, { error }), failure };
+		}
+		if (!decision.guided) unguidedRetries++;
+		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
+		waitedMs += decision.delayMs;
+		run.retryWait(true);
+		const waited = await wait(decision.delayMs, run.signal);
+		run.retryWait(false);
+		if (!waited) return { outcome: notSent(context, run) };
 	}
 }
 
-/** An item that is not sent because the run stopped: its own error, naming the item that failed. */
-function notSent(context: IExecutePaginationFunctions, state: RunState): Outcome {
-	const failure = state.stopError as NodeApiError | NodeOperationError;
-	return { error: notSentError(context.getNode(), context.getItemIndex(), state.stoppedBy, failure) };
+/**
+ * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
+ * operation's postReceive), but with the credential the run already read, and with a deadline for
+ * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
+ */
+async function attemptRequest(
+	context: IExecutePaginationFunctions,
+	{ credential }: ApiTarget,
+	request: Request,
+	run: Run,
+): Promise<INodeExecutionData[]> {
+	const timeoutMs = Number(request.options.timeout) || 300_000;
+	const deadline = AbortSignal.timeout(timeoutMs);
+	const execution = context.getExecutionCancelSignal?.();
+	const signal = execution ? AbortSignal.any([execution, deadline]) : deadline;
+	// n8n's helper sets the request's abort signal from this method of the context.
+	const attemptContext = Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecutePaginationFunctions;
+	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
+	const options = { ...request.options, headers: { ...request.options.headers }, returnFullResponse: true } as IHttpRequestOptions;
+	let response: IN8nHttpFullResponse;
+	try {
+		response = (await context.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_NAME, options, {
+			credentialsDecrypted: credential,
+		})) as IN8nHttpFullResponse;
+	} catch (error) {
+		if (deadline.aborted && !execution?.aborted && error && typeof error === 'object') {
+			Object.assign(error, { deadlinePassed: true });
+		}
+		throw error;
+	}
+	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+	for (const { actions } of request.postReceive) {
+		for (const action of actions) {
+			// operationRouting only takes functions; a declarative action would need n8n's own runner.
+			if (typeof action !== 'function') throw new NodeOperationError(context.getNode(), `postReceive action "${action.type}" is not supported here`);
+			items = await action.call(context, items, response);
+		}
+	}
+	return items;
 }
 
-/** The outcome of an item whose execution was cancelled before it was sent (again). */
-function cancelled(context: IExecutePaginationFunctions): Outcome {
+/** A failure that ends the item; without Continue On Fail it stops the run at once, before anything else may start. */
+function stopOn(context: IExecutePaginationFunctions, run: Run, outcome: Outcome): Outcome {
+	if ('error' in outcome && !failureBecomesItem(context)) run.stop(outcome.error, context.getItemIndex());
+	return outcome;
+}
+
+/** An item that is not sent (again): the execution was cancelled, or another item stopped the run. */
+function notSent(context: IExecutePaginationFunctions, run: Run): Outcome {
+	const itemIndex = context.getItemIndex();
+	if (run.stopError && !run.cancelled) return { error: notSentError(context.getNode(), itemIndex, run.stoppedBy, run.stopError) };
 	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
-		itemIndex: context.getItemIndex(),
+		itemIndex,
 		description: 'This item was not sent (again) after the execution was cancelled.',
 	});
 	return { error };
 }
 
-/** Where and how a failed request went, for its message. */
-function failureContext(requestData: DeclarativeRestApiSettings.ResultOptions, attempts: number): FailureContext {
-	const { options } = requestData;
+function methodOf(request: Request): string {
+	return String(request.options.method ?? 'GET').toUpperCase();
+}
+
+function failureContext(request: Request, attempts: number) {
+	const { options } = request;
 	const id = options.qs?.id;
 	return {
-		method: String(options.method ?? 'GET').toUpperCase(),
+		method: methodOf(request),
 		path: String(options.url ?? ''),
 		origin: originOf(options.baseURL),
 		id: id === undefined ? undefined : String(id),

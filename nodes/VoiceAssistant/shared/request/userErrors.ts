@@ -1,9 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import type { HttpFailure } from './httpFailure';
-import { isHtml } from './postReceive';
+import { isRetryable, type HttpFailure } from './failure';
+import { isHtml } from './output';
 import { redact } from './redact';
-import { isRetryable } from './retry';
 
 const MAX_MESSAGE_LENGTH = 300;
 
@@ -50,6 +49,8 @@ export interface FailureContext {
 	id?: string;
 	attempts: number;
 	timeoutMs?: number;
+	/** The service asked (Retry-After) for a wait beyond what Max Retry Wait leaves. */
+	askedMs?: number;
 }
 
 /** Said of a request that is not repeated because the service may have acted on it (see isRetryable). */
@@ -68,6 +69,12 @@ function describeFailure(
 	const said = serviceMessage(failure.body, secret);
 	const status = failure.status;
 	const retried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
+	if (context.askedMs !== undefined) {
+		return {
+			message: `The service asked to wait ${Math.ceil(context.askedMs / 1000)} s before trying again (HTTP ${status}, Retry-After), longer than "Max Retry Wait" allows${retried}`,
+			description: 'Nothing more was sent for this item. Raise "Max Retry Wait" under Options (at most an hour), or run it again later.',
+		};
+	}
 	switch (failure.kind) {
 		case 'client-error':
 			if (status === 401 || status === 403) {

@@ -1,0 +1,334 @@
+import { createHash } from 'crypto';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INodeExecutionData,
+	Logger,
+	NodeApiError,
+	NodeOperationError,
+} from 'n8n-workflow';
+import { readApiTarget, type ApiTarget } from '../target';
+import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace, type AnswerKind } from './accountPace';
+import { ConcurrencyLimit } from './concurrencyLimit';
+import { isPushback, mayHaveReceived, type FailureKind } from './failure';
+import { clock, Limiter, wait } from './limiter';
+import { readRequestPolicy, type RequestPolicy } from './requestPolicy';
+
+export type NodeError = NodeApiError | NodeOperationError;
+export type Outcome = { items: INodeExecutionData[] } | { error: NodeError };
+
+/** Why a run ended before every item had its outcome, or that it did. */
+type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
+
+/** Pacing also starts when this many of the latest RECENT answers were 429 (random 429s practically never do). */
+const RECENT = 20;
+const THROTTLED_OF_RECENT_TO_PACE = 16;
+
+/** Runs with fewer items log only their summary line. */
+const PROGRESS_FROM_ITEMS = 100;
+
+/** n8n's Batching (Request Options): this many items, then a pause. */
+export interface Batching {
+	size: number;
+	intervalMs: number;
+}
+
+/**
+ * One run of the node: a manual or scheduled execution, one try of n8n's Retry On Fail, or one
+ * AI Agent tool call. Its lifecycle:
+ * 1. preparing: n8n's item loop runs every item's preSend (`itemPrepared`); nothing is sent yet;
+ * 2. sending, once every item is prepared (`whenPrepared`); if n8n's loop threw mid-way the run is
+ *    abandoned and sends nothing;
+ * 3. ended (`end`), when every item has its outcome, or when it is abandoned or cancelled: it
+ *    leaves the account pace and its signal aborts, so whatever still waits sends nothing.
+ * A stop (an item failed without Continue On Fail) aborts the signal too: every wait leaves, and
+ * the check at the moment of sending (`mayStartAttempt`) lets no request start after it.
+ */
+export class Run {
+	private readonly controller = new AbortController();
+
+	/** Aborted by a stop, a cancel or the run's end: every wait of the run leaves on it. */
+	readonly signal = this.controller.signal;
+
+	readonly limiter: Limiter;
+
+	private readonly limit: ConcurrencyLimit | undefined;
+
+	private pace: AccountPace | undefined;
+
+	private prepared = 0;
+
+	private readyAt: number | undefined;
+
+	private ending: Ending | undefined;
+
+	private target: Promise<ApiTarget> | undefined;
+
+	/** The first failure that stopped the run, and its item. */
+	stopError: NodeError | undefined;
+
+	stoppedBy = 0;
+
+	/** Items whose input was invalid while failures become items: answered without a request. */
+	readonly invalidItems = new Map<number, NodeOperationError>();
+
+	private readonly recent: boolean[] = [];
+
+	private throttledSinceCut = 0;
+
+	private readonly figures = { succeeded: 0, failed: 0, retries: 0, retryWaiting: 0, paceWaiting: 0, lowestPace: Infinity, turns: 0 };
+
+	private readonly startedAt = clock.now();
+
+	private readonly stopListening: () => void;
+
+	constructor(
+		readonly total: number,
+		readonly policy: RequestPolicy,
+		private readonly log: { logger: Logger; nodeName: string },
+		executionSignal: AbortSignal | undefined,
+		private readonly batching: Batching | undefined,
+		/** Outcomes kept across n8n's Retry On Fail tries of one execution, when it is on. */
+		readonly earlierTries: TriesMemory | undefined,
+	) {
+		this.limit = policy.adaptiveConcurrency ? new ConcurrencyLimit(policy.maxConcurrency) : undefined;
+		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
+		const cancel = () => this.end('cancelled');
+		executionSignal?.addEventListener('abort', cancel, { once: true });
+		this.stopListening = () => executionSignal?.removeEventListener('abort', cancel);
+		if (executionSignal?.aborted) cancel();
+	}
+
+	get cancelled(): boolean {
+		return this.ending === 'cancelled';
+	}
+
+	get abandoned(): boolean {
+		return this.ending === 'abandoned';
+	}
+
+	/** n8n's item loop prepared one more item (valid or not). */
+	itemPrepared(): void {
+		if (++this.prepared === this.total) this.readyAt = clock.now();
+	}
+
+	/** A later run of the same node began: this one, if still unprepared, was abandoned by n8n. */
+	abandonIfUnprepared(): void {
+		if (this.readyAt === undefined) this.end('abandoned');
+	}
+
+	/**
+	 * Resolves true once every item is prepared, false when the run cannot send (ended, or n8n's
+	 * loop stopped before the last item). n8n prepares the items in one synchronous loop, so the
+	 * first send step runs after it finished or threw; with Batching, the loop pauses between
+	 * batches, and a pause longer than the batch interval without a new item means it threw.
+	 */
+	async whenPrepared(): Promise<boolean> {
+		this.preparation ??= this.watchPreparation();
+		await this.preparation;
+		return this.readyAt !== undefined && !this.signal.aborted;
+	}
+
+	private preparation: Promise<void> | undefined;
+
+	private async watchPreparation(): Promise<void> {
+		while (this.readyAt === undefined && !this.signal.aborted) {
+			const before = this.prepared;
+			if (this.batching) await clock.sleep(this.batching.intervalMs + 1000, this.signal);
+			if (this.prepared === before && this.readyAt === undefined && !this.signal.aborted) this.end('abandoned');
+		}
+	}
+
+	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
+	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
+		this.target ??= readApiTarget(context).then((target) => {
+			if (this.limit && !this.ending) this.pace = joinAccountPace(accountOf(target.root, target.apiKey), this);
+			return target;
+		});
+		return await this.target;
+	}
+
+	/**
+	 * Waits for this attempt's turn: n8n's Batching (a batch per interval after the run is ready),
+	 * then the account's pace. Returns whether a request may start now: never after a stop, a
+	 * cancel or the run's end, however long it waited.
+	 */
+	async mayStartAttempt(): Promise<boolean> {
+		const turn = this.figures.turns++;
+		if (this.batching && this.readyAt !== undefined) {
+			const due = this.readyAt + Math.floor(turn / this.batching.size) * this.batching.intervalMs;
+			if (due > clock.now()) await wait(due - clock.now(), this.signal);
+		}
+		if (this.pace && !this.signal.aborted) {
+			this.figures.paceWaiting++;
+			await this.pace.gate.turn(this, this.signal);
+			this.figures.paceWaiting--;
+		}
+		return !this.signal.aborted;
+	}
+
+	/** How an attempt ended (undefined: an answer that is not an error): feeds the limit and the pace. */
+	answered(failure: FailureKind | undefined): void {
+		const pacer = this.pace?.pacer;
+		const kind: AnswerKind = failure === undefined || failure === 'client-error' ? 'answered' : failure === 'rate-limited' ? 'rate-limited' : 'failed';
+		pacer?.onAnswer(kind);
+		if (!this.limit) return;
+		const throttled = kind === 'rate-limited';
+		if (throttled) this.throttledSinceCut++;
+		this.recent.push(throttled);
+		if (this.recent.length > RECENT) this.recent.shift();
+		if (this.recent.filter(Boolean).length >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
+		// Once paced, 429s move the pace, not the limit on requests in flight.
+		const paced = pacer?.rate !== undefined;
+		const cutsBefore = this.limit.cuts;
+		this.limit.onAnswer(failure !== undefined && isPushback(failure) && !(paced && throttled), this.limiter.inUse);
+		this.limiter.setLimit(this.limit.limit);
+		if (pacer?.rate !== undefined) this.figures.lowestPace = Math.min(this.figures.lowestPace, pacer.rate);
+		if (this.limit.cuts === cutsBefore) return;
+		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
+		if (this.throttledSinceCut > 0) pacer?.rateLimited();
+		this.throttledSinceCut = 0;
+	}
+
+	retryWait(started: boolean): void {
+		if (started) this.figures.retries++;
+		this.figures.retryWaiting += started ? 1 : -1;
+	}
+
+	/** An item failed and failures do not become items: nothing more of the run is sent. */
+	stop(error: NodeError, itemIndex: number): void {
+		if (this.stopError) return;
+		this.stopError = error;
+		this.stoppedBy = itemIndex;
+		this.controller.abort();
+	}
+
+	/** An item has its outcome; after the last one the run ends. */
+	finishItem(succeeded: boolean): void {
+		if (succeeded) this.figures.succeeded++;
+		else this.figures.failed++;
+		const done = this.figures.succeeded + this.figures.failed;
+		if (done >= this.total) this.end(this.stopError ? 'stopped' : 'finished');
+		else if (this.total >= PROGRESS_FROM_ITEMS && done % Math.max(1, Math.min(1000, Math.ceil(this.total / 10))) === 0) this.logProgress(done);
+	}
+
+	/** Leaves every shared structure; later calls change nothing. */
+	end(ending: Ending): void {
+		if (this.ending) return;
+		this.ending = ending;
+		this.controller.abort();
+		this.stopListening();
+		if (this.pace) leaveAccountPace(this.pace, this);
+		this.logSummary(ending);
+	}
+
+	private logProgress(done: number): void {
+		const { succeeded, failed, retryWaiting, paceWaiting } = this.figures;
+		const pace = this.pace?.pacer.rate;
+		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${paceWaiting} waiting for their turn)`;
+		const inFlight = this.limiter.inUse - paceWaiting;
+		this.log.logger.info(
+			`Voice Assistant "${this.log.nodeName}": ${done}/${this.total} items (${Math.floor((done / this.total) * 100)}%): ${succeeded} succeeded, ${failed} failed, ${retryWaiting} waiting to retry, ${inFlight} in flight of ${this.limit?.limit ?? this.policy.maxConcurrency} allowed${paced}`,
+		);
+	}
+
+	private logSummary(ending: Ending): void {
+		const { succeeded, failed, retries, lowestPace } = this.figures;
+		const seconds = ((clock.now() - this.startedAt) / 1000).toFixed(1);
+		const peak = this.limit?.peak ?? this.policy.maxConcurrency;
+		const paced = lowestPace === Infinity ? '' : `, paced to the service's rate limit (down to ${Math.round(lowestPace)} requests/s)`;
+		const how = {
+			finished: 'done',
+			stopped: 'stopped after a failure',
+			cancelled: 'cancelled',
+			abandoned: `abandoned: n8n stopped preparing items after ${this.prepared} of ${this.total}, nothing was sent`,
+		}[ending];
+		this.log.logger.info(
+			`Voice Assistant "${this.log.nodeName}": ${how}: ${this.total} items in ${seconds} s: ${succeeded} succeeded, ${failed} failed, ${retries} retries, up to ${peak} requests in flight${paced}`,
+		);
+	}
+}
+
+/**
+ * What earlier tries of n8n's Retry On Fail got, per item, in one execution: an item answered
+ * with success, or one the service may have received (see mayHaveReceived), is not sent again by
+ * a later try; it returns the same result or fails with the same error. Keyed by the execution's
+ * data of the node (n8n passes the same object to every try), so it is freed with the execution;
+ * a fingerprint of the request makes sure it is the same request.
+ */
+export class TriesMemory {
+	private readonly outcomes = new Map<number, { fingerprint: string; outcome: Outcome }>();
+
+	static fingerprint(request: Pick<IHttpRequestOptions, 'method' | 'qs' | 'body'> & { url?: string }): string {
+		const { method, url, qs, body } = request;
+		return createHash('sha256').update(JSON.stringify([method, url, qs, body])).digest('base64');
+	}
+
+	recall(itemIndex: number, fingerprint: string): Outcome | undefined {
+		const kept = this.outcomes.get(itemIndex);
+		return kept?.fingerprint === fingerprint ? kept.outcome : undefined;
+	}
+
+	keep(itemIndex: number, fingerprint: string, outcome: Outcome, failure?: { method: string; kind: FailureKind }): void {
+		if ('items' in outcome || (failure && mayHaveReceived(failure.method, failure.kind))) {
+			this.outcomes.set(itemIndex, { fingerprint, outcome });
+		}
+	}
+}
+
+const triesOfExecution = new WeakMap<object, TriesMemory>();
+
+/**
+ * The number of items n8n's loop prepares: the input it iterates (one for Execute Once; for an
+ * AI Agent tool call, the call itself).
+ */
+function itemCount(context: IExecuteSingleFunctions): number {
+	if (context.getNode().type.endsWith('Tool')) return 1;
+	const loopInput = (context as { inputData?: { main?: unknown[][]; ai_tool?: unknown[][] } }).inputData;
+	const items = loopInput?.main?.[0] ?? loopInput?.ai_tool?.[0] ?? context.getExecuteData()?.data?.main?.[0] ?? [undefined];
+	return context.getNode().executeOnce === true ? Math.min(1, items.length) : items.length;
+}
+
+function readBatching(context: IExecuteSingleFunctions): Batching | undefined {
+	const { batching } = context.getNodeParameter('requestOptions', {}) as { batching?: { batch?: IDataObject } };
+	const size = Number(batching?.batch?.batchSize);
+	const intervalMs = Number(batching?.batch?.batchInterval);
+	return intervalMs > 0 ? { size: size > 0 ? size : 1, intervalMs } : undefined;
+}
+
+/** The run that item 0 began last, per the execution's data of the node. */
+const latestRun = new WeakMap<object, Run>();
+
+/** The run each item's request belongs to, from its preSend to its answer. */
+const runOfRequest = new WeakMap<object, Run>();
+
+/**
+ * Called from every item's preSend. n8n prepares the items of a run in order, item 0 first: item
+ * 0 starts a run and the others join it. A run that item 0 of a later try or tool call finds
+ * still unprepared was abandoned by n8n.
+ */
+export function joinRun(context: IExecuteSingleFunctions, request: IHttpRequestOptions): Run {
+	const key = context.getExecuteData() ?? context;
+	let run = latestRun.get(key);
+	if (context.getItemIndex() === 0 || !run) {
+		run?.abandonIfUnprepared();
+		const node = context.getNode();
+		let tries: TriesMemory | undefined;
+		if (node.retryOnFail === true) {
+			tries = triesOfExecution.get(key) ?? new TriesMemory();
+			triesOfExecution.set(key, tries);
+		}
+		const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
+		const log = { logger: context.logger, nodeName: node.name };
+		run = new Run(itemCount(context), policy, log, context.getExecutionCancelSignal?.(), readBatching(context), tries);
+		latestRun.set(key, run);
+	}
+	runOfRequest.set(request, run);
+	return run;
+}
+
+/** The run of a request that went through preSend (every operation's routing has one). */
+export function runOf(context: IExecuteSingleFunctions, request: object): Run {
+	return runOfRequest.get(request) ?? joinRun(context, request as IHttpRequestOptions);
+}

@@ -1,0 +1,66 @@
+import type { ICredentialsDecrypted, IDataObject, IExecuteSingleFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
+
+export interface ApiTarget {
+	root: string;
+	apiKey: string | undefined;
+	/** Set when the Base URL cannot be used; nothing may be sent then. */
+	problem?: string;
+	/** Set when the credential's Allowed HTTP Request Domains exclude the Base URL; nothing may be sent then. */
+	notAllowed?: string;
+	/** The credential as n8n's authentication helper takes it, so it is not read again per request. */
+	credential: ICredentialsDecrypted;
+}
+
+/** `*.example.com` matches subdomains only; anything else matches the host exactly (as n8n does). */
+function hostMatches(hostname: string, pattern: string): boolean {
+	if (pattern.startsWith('*.')) return pattern.length > 2 && hostname.endsWith(pattern.slice(1));
+	return hostname === pattern;
+}
+
+/**
+ * The credential's "Allowed HTTP Request Domains" (n8n adds it to credentials): why the Base URL
+ * may not be used, in n8n's own words, or undefined. Only a list of domains applies here; "None"
+ * blocks the HTTP Request node, not the credential's own node (n8n's rule for a node that owns
+ * its credential).
+ */
+export function domainRefusal(root: string, credential: IDataObject): string | undefined {
+	if (credential.allowedHttpRequestDomains !== 'domains') return undefined;
+	const allowed = typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';
+	if (!allowed) return 'No allowed domains specified. Configure allowed domains or change restriction setting.';
+	let url: URL;
+	try {
+		url = new URL(root);
+	} catch {
+		return undefined; // the Base URL check reports it
+	}
+	const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
+	const patterns = allowed
+		.split(',')
+		.map((domain) => domain.trim().toLowerCase().replace(/\.$/, ''))
+		.filter(Boolean);
+	if (patterns.some((pattern) => hostMatches(hostname, pattern))) return undefined;
+	return `Domain not allowed: This credential is restricted from accessing ${url.host}. Only the following domains are allowed: ${allowed}`;
+}
+
+/** Where requests go and the key they carry, read from the credential. */
+export async function readApiTarget(
+	context: IExecuteSingleFunctions | ILoadOptionsFunctions,
+): Promise<ApiTarget> {
+	const data = (await context.getCredentials(CREDENTIAL_NAME)) as IDataObject;
+	const root = apiRoot(data.baseUrl);
+	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : undefined;
+	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_NAME] ?? {};
+	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
+	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true);
+	return { root, apiKey, problem, notAllowed: domainRefusal(root, data), credential };
+}
+
+/** The scheme, host and port of a URL (never its path, query or credentials). */
+export function originOf(url: unknown): string {
+	try {
+		return new URL(String(url)).origin;
+	} catch {
+		return 'another address';
+	}
+}
