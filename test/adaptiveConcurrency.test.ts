@@ -2,40 +2,40 @@
  * Automatic concurrency: the controller driven by scripted answers (no clock, no timing), the
  * limiter following a moving bound, and the progress lines a long run writes to n8n's log.
  */
-import { ConcurrencyController, INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/adaptiveConcurrency';
-import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/request/limiter';
-import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
+import { ConcurrencyLimit, INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { Progress } from '../nodes/VoiceAssistant/shared/request/run';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
-describe('ConcurrencyController', () => {
+describe('ConcurrencyLimit', () => {
 	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts. */
-	function round(controller: ConcurrencyController, pushbacks = 0): number {
+	function round(controller: ConcurrencyLimit, pushbacks = 0): number {
 		const size = controller.limit;
 		for (let i = 0; i < size; i++) {
-			if (i < pushbacks) controller.onPushback();
-			else controller.onAnswer();
+			if (i < pushbacks) controller.onAnswer(true, controller.limit);
+			else controller.onAnswer(false, controller.limit);
 		}
 		return controller.limit;
 	}
 
 	it('starts at 32 and doubles per round while the service keeps up (slow start)', () => {
-		const controller = new ConcurrencyController(1000);
+		const controller = new ConcurrencyLimit(1000);
 		expect(controller.limit).toBe(INITIAL_CONCURRENCY);
 		expect(INITIAL_CONCURRENCY).toBe(32);
 		expect([round(controller), round(controller), round(controller)]).toEqual([64, 128, 256]);
 	});
 
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {
-		const controller = new ConcurrencyController(25);
-		for (let i = 0; i < 1000; i++) controller.onAnswer();
+		const controller = new ConcurrencyLimit(25);
+		for (let i = 0; i < 1000; i++) controller.onAnswer(false, controller.limit);
 		expect(controller.limit).toBe(25);
-		expect(new ConcurrencyController(4).limit).toBe(4);
+		expect(new ConcurrencyLimit(4).limit).toBe(4);
 	});
 
 	it('halves after a round in which most answers pushed back, then grows by one per round', () => {
-		const controller = new ConcurrencyController(1000);
+		const controller = new ConcurrencyLimit(1000);
 		round(controller);
 		round(controller); // 128
 		// 100 of the round's 128 answers pushed back; its 28 good answers first grew it to 156 (slow start).
@@ -45,14 +45,14 @@ describe('ConcurrencyController', () => {
 	});
 
 	it('keeps the bound through the noise of a busy service: a minority of 429s or 503s cuts nothing', () => {
-		const controller = new ConcurrencyController(100);
+		const controller = new ConcurrencyLimit(100);
 		// 35% pushback in every round (like 30% 429 + 5% 503 at random): slow start goes on.
 		const limits = [0, 1, 2].map(() => round(controller, Math.floor(controller.limit * 0.35)));
 		expect(limits[2]).toBeGreaterThan(INITIAL_CONCURRENCY * 2);
 	});
 
 	it('after a cut, grows by one per round (additive increase); never below 1', () => {
-		const controller = new ConcurrencyController(1000);
+		const controller = new ConcurrencyLimit(1000);
 		round(controller, 32); // all 32 pushed back: 16
 		expect(controller.limit).toBe(16);
 		expect([round(controller), round(controller), round(controller)]).toEqual([17, 18, 19]);
@@ -66,14 +66,14 @@ describe('ConcurrencyLimiter with a moving bound', () => {
 	const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 	it('a higher bound admits waiters at once, in order; a lower one takes effect as holders leave', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new Limiter(1);
 		const started: number[] = [];
 		const ends: Array<() => void> = [];
 		const work = (n: number) => async () => {
 			started.push(n);
 			await new Promise<void>((resolve) => ends.push(resolve));
 		};
-		const all = [1, 2, 3, 4, 5].map((n) => limiter.use(work(n), undefined, () => 'not run'));
+		const all = [1, 2, 3, 4, 5].map((n) => limiter.use(work(n), new AbortController().signal));
 		await settle();
 		expect(started).toEqual([1]);
 		limiter.setLimit(3);

@@ -1,5 +1,5 @@
 /** The cancellable wait on both kinds of n8n-workflow: with sleepWithAbort (1.x, 2.8) and without (2.41). */
-type Wait = typeof import('../nodes/VoiceAssistant/shared/request/cancellation').waitUnlessCancelled;
+type Wait = (ms: number, signal: AbortSignal | undefined) => Promise<boolean>;
 
 function loadWait(withSleepWithAbort: boolean): Wait {
 	let wait: Wait | undefined;
@@ -8,7 +8,8 @@ function loadWait(withSleepWithAbort: boolean): Wait {
 			jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined }));
 		}
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module per mock
-		wait = (require('../nodes/VoiceAssistant/shared/request/cancellation') as { waitUnlessCancelled: Wait }).waitUnlessCancelled;
+		const limiter = require('../nodes/VoiceAssistant/shared/request/limiter') as typeof import('../nodes/VoiceAssistant/shared/request/limiter');
+		wait = async (ms, signal) => await limiter.wait(ms, signal ?? new AbortController().signal);
 	});
 	jest.dontMock('n8n-workflow');
 	return wait as Wait;

@@ -5,13 +5,16 @@
  */
 import { getEventListeners } from 'node:events';
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
-import { ConcurrencyLimiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
-/** What use() resolves for work it never ran (no signal is given, so never). */
-const notRun = () => 'not run';
+/** A signal that never aborts: use() then always runs the work. */
+const NEVER = new AbortController().signal;
+
+/** What use() resolved, 'cancelled' for work it never ran. */
+const orCancelled = async <T>(result: Promise<T | undefined>) => (await result) ?? 'cancelled';
 
 /** Lets every pending promise callback run. */
 const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
@@ -26,12 +29,12 @@ function heldTask(name: string, started: string[]) {
 	return { task, end };
 }
 
-describe('ConcurrencyLimiter', () => {
+describe('Limiter', () => {
 	it('serves waiters in the order they arrived (FIFO)', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new Limiter(1);
 		const started: string[] = [];
 		const tasks = ['a', 'b', 'c', 'd', 'e'].map((name) => heldTask(name, started));
-		const done = tasks.map(({ task }) => limiter.use(task, undefined, notRun));
+		const done = tasks.map(({ task }) => limiter.use(task, NEVER));
 		await settle();
 		expect(started).toEqual(['a']);
 		for (const [i, { end }] of tasks.entries()) {
@@ -43,7 +46,7 @@ describe('ConcurrencyLimiter', () => {
 	});
 
 	it('never has more holders than its bound, also when new work arrives while a slot changes hands', async () => {
-		const limiter = new ConcurrencyLimiter(2);
+		const limiter = new Limiter(2);
 		const started: string[] = [];
 		const running = () => started.length - finished;
 		let finished = 0;
@@ -51,7 +54,7 @@ describe('ConcurrencyLimiter', () => {
 		const add = (name: string) => {
 			const held = heldTask(name, started);
 			tasks.push(held);
-			void limiter.use(held.task, undefined, notRun).then(() => finished++);
+			void limiter.use(held.task, NEVER).then(() => finished++);
 		};
 		add('a');
 		add('b');
@@ -79,14 +82,14 @@ describe('ConcurrencyLimiter', () => {
 
 	describe('gives the slot back on every path a holder ends by', () => {
 		it('when the work fails', async () => {
-			const limiter = new ConcurrencyLimiter(1);
-			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')), undefined, notRun)).rejects.toThrow('HTTP 400');
+			const limiter = new Limiter(1);
+			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')), NEVER)).rejects.toThrow('HTTP 400');
 			expect(limiter.inUse).toBe(0);
-			expect(await limiter.use(async () => 'next', undefined, notRun)).toBe('next');
+			expect(await limiter.use(async () => 'next', NEVER)).toBe('next');
 		});
 
 		it('after a retry wait: the slot is held while waiting, then given back', async () => {
-			const limiter = new ConcurrencyLimiter(1);
+			const limiter = new Limiter(1);
 			const started: string[] = [];
 			const wait = createDeferredPromise<void>();
 			const retrying = limiter.use(
@@ -94,18 +97,12 @@ describe('ConcurrencyLimiter', () => {
 					started.push('retrying');
 					await wait.promise; // waiting out a Retry-After
 					return 'retried';
-				},
-				undefined,
-				notRun,
-			);
+				}, NEVER);
 			const next = limiter.use(
 				async () => {
 					started.push('next');
 					return 'next';
-				},
-				undefined,
-				notRun,
-			);
+				}, NEVER);
 			await settle();
 			expect(started).toEqual(['retrying']);
 			wait.resolve();
@@ -114,15 +111,12 @@ describe('ConcurrencyLimiter', () => {
 		});
 
 		it('when the work is cancelled', async () => {
-			const limiter = new ConcurrencyLimiter(1);
+			const limiter = new Limiter(1);
 			const cancel = new AbortController();
 			const cancelled = limiter.use(
 				async () =>
-					await new Promise((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(new Error('cancelled')))),
-				undefined,
-				notRun,
-			);
-			const next = limiter.use(async () => 'next', undefined, notRun);
+					await new Promise((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(new Error('cancelled')))), NEVER);
+			const next = limiter.use(async () => 'next', NEVER);
 			await settle();
 			expect(limiter.inUse).toBe(1);
 			cancel.abort();
@@ -132,13 +126,13 @@ describe('ConcurrencyLimiter', () => {
 		});
 
 		it('when cancelled while waiting for a slot: it leaves the queue without taking one', async () => {
-			const limiter = new ConcurrencyLimiter(1);
+			const limiter = new Limiter(1);
 			const started: string[] = [];
 			const holder = heldTask('holder', started);
 			const cancel = new AbortController();
-			const held = limiter.use(holder.task, undefined, notRun);
-			const queued = limiter.use(async () => started.push('queued'), cancel.signal, () => 'cancelled');
-			const after = limiter.use(async () => started.push('after'), undefined, notRun);
+			const held = limiter.use(holder.task, NEVER);
+			const queued = orCancelled(limiter.use(async () => started.push('queued'), cancel.signal));
+			const after = limiter.use(async () => started.push('after'), NEVER);
 			await settle();
 			cancel.abort();
 			expect(await queued).toBe('cancelled');
@@ -146,21 +140,21 @@ describe('ConcurrencyLimiter', () => {
 			await Promise.all([held, after]);
 			expect(started).toEqual(['holder', 'after']);
 			expect(limiter.inUse).toBe(0);
-			expect(await limiter.use(async () => 'x', cancel.signal, () => 'cancelled')).toBe('cancelled');
+			expect(await orCancelled(limiter.use(async () => 'x', cancel.signal))).toBe('cancelled');
 		});
 
 		it('listens to the signal once for all its waiters, and drops them all when it aborts', async () => {
 			// Every listener on the execution's signal slows each HTTP request's own add and
 			// remove of its abort listener: one per waiter made a 10,000-item run quadratic.
-			const limiter = new ConcurrencyLimiter(1);
+			const limiter = new Limiter(1);
 			const started: string[] = [];
 			const holder = heldTask('holder', started);
 			const cancel = new AbortController();
-			const held = limiter.use(holder.task, cancel.signal, notRun);
+			const held = limiter.use(holder.task, cancel.signal);
 			const queued = Array.from({ length: 2_000 }, (_, i) =>
-				limiter.use(async () => started.push(`queued-${i}`), cancel.signal, () => 'cancelled'),
+				orCancelled(limiter.use(async () => started.push(`queued-${i}`), cancel.signal)),
 			);
-			const other = limiter.use(async () => started.push('other'), undefined, notRun);
+			const other = limiter.use(async () => started.push('other'), NEVER);
 			await settle();
 			expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(1);
 			cancel.abort();
@@ -173,9 +167,9 @@ describe('ConcurrencyLimiter', () => {
 	});
 
 	it('serves a long queue in order after it was compacted', async () => {
-		const limiter = new ConcurrencyLimiter(1);
+		const limiter = new Limiter(1);
 		const order: number[] = [];
-		const all = Array.from({ length: 5_000 }, (_, i) => limiter.use(async () => order.push(i), undefined, notRun));
+		const all = Array.from({ length: 5_000 }, (_, i) => limiter.use(async () => order.push(i), NEVER));
 		await Promise.all(all);
 		expect(order).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
 		expect(limiter.inUse).toBe(0);

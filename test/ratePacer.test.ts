@@ -3,14 +3,23 @@
  * token-bucket service like a real rate limit, and random 429s like a busy service. The
  * concurrency controller decides when pacing starts, as in a run (RunState).
  */
-import { ConcurrencyController } from '../nodes/VoiceAssistant/shared/request/adaptiveConcurrency';
-import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/request/limiter';
 
 /** A fake clock the pacer reads. */
 function clock() {
 	let now = 1_000_000;
 	return { now: () => now, advance: (ms: number) => (now += ms) };
 }
+
+/** A pacer reading the fake clock (the engine's clock, replaced for these tests). */
+function pacerOn(time: ReturnType<typeof clock>): RatePacer {
+	useClock({ now: time.now, sleep: realClock.sleep });
+	return new RatePacer();
+}
+
+afterAll(() => useClock(realClock));
 
 /** A service allowing `ratePerSec` with a bucket of one second's worth, answering at once. */
 function tokenBucket(ratePerSec: number, now: () => number) {
@@ -31,7 +40,7 @@ function tokenBucket(ratePerSec: number, now: () => number) {
  * returns how many of them the service answered 429.
  */
 function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1) {
-	const controller = new ConcurrencyController(100);
+	const controller = new ConcurrencyLimit(100);
 	let throttled = 0;
 	for (let i = 0; i < attempts; i++) {
 		const turnIn = pacer.nextTurnIn();
@@ -41,8 +50,8 @@ function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => A
 		const cutsBefore = controller.cuts;
 		if (kind === 'rate-limited') {
 			throttled++;
-			controller.onPushback();
-		} else controller.onAnswer();
+			controller.onAnswer(true, controller.limit);
+		} else controller.onAnswer(false, controller.limit);
 		pacer.onAnswer(kind);
 		if (controller.cuts > cutsBefore && kind === 'rate-limited') pacer.rateLimited();
 	}
@@ -52,7 +61,7 @@ function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => A
 describe('RatePacer', () => {
 	it('does not pace while the service answers', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, () => 'answered', 5_000);
 		expect(pacer.rate).toBeUndefined();
 		expect(pacer.nextTurnIn()).toBe(0);
@@ -60,7 +69,7 @@ describe('RatePacer', () => {
 
 	it('paces at what the service answered in the last window once a round was cut for 429s', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		const service = tokenBucket(200, time.now);
 		// 0.1 ms apart: the 200 tokens last about 20 ms, then nearly every answer is 429.
 		send(pacer, time, service, 200, 0.1);
@@ -76,7 +85,7 @@ describe('RatePacer', () => {
 
 	it('keeps 429s under 5% of 10,000 attempts against a 200/s limit, at the limit', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		const service = tokenBucket(200, time.now);
 		const started = time.now();
 		const throttled = send(pacer, time, service, 10_000);
@@ -89,7 +98,7 @@ describe('RatePacer', () => {
 
 	it('follows a limit that drops to a quarter: down to what the service answered', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, tokenBucket(400, time.now), 4_000);
 		const before = pacer.rate as number;
 		expect(before).toBeGreaterThan(300);
@@ -100,7 +109,7 @@ describe('RatePacer', () => {
 
 	it('grows by 2% per window in which nothing was 429 and the pace held attempts back', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, tokenBucket(100, time.now), 500);
 		const paced = pacer.rate as number;
 		// Now the service allows everything: the first full windows grow the pace by 2% each.
@@ -112,7 +121,7 @@ describe('RatePacer', () => {
 
 	it('after 5 windows without a 429 grows faster each window, at most 25% per second', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, tokenBucket(100, time.now), 500);
 		const paced = pacer.rate as number;
 		const paces: number[] = [];
@@ -134,8 +143,8 @@ describe('RatePacer', () => {
 		const time = clock();
 		const service = tokenBucket(200, time.now);
 		const runs = [0, 1, 2, 3].map(() => ({
-			pacer: new RatePacer(time.now),
-			controller: new ConcurrencyController(1000),
+			pacer: pacerOn(time),
+			controller: new ConcurrencyLimit(1000),
 			left: 2_500,
 			nextAt: time.now(),
 			throttled: 0,
@@ -153,9 +162,9 @@ describe('RatePacer', () => {
 			const cutsBefore = run.controller.cuts;
 			if (kind === 'rate-limited') {
 				run.throttled++;
-				if (run.pacer.rate === undefined) run.controller.onPushback();
+				if (run.pacer.rate === undefined) run.controller.onAnswer(true, run.controller.limit);
 			} else {
-				run.controller.onAnswer();
+				run.controller.onAnswer(false, run.controller.limit);
 				if (--run.left === 0) run.doneAt = time.now();
 			}
 			run.pacer.onAnswer(kind);
@@ -174,7 +183,7 @@ describe('RatePacer', () => {
 
 	it('random 429s of a busy service (30% of the answers) leave the run unpaced', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		let seed = 7;
 		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 		send(pacer, time, () => (random() < 0.3 ? 'rate-limited' : 'answered'), 20_000);
@@ -183,7 +192,7 @@ describe('RatePacer', () => {
 
 	it('gives pacing up when the share of 429s does not fall as it slows down', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, () => 'answered', 500);
 		pacer.rateLimited();
 		expect(pacer.rate).toBe(500);
@@ -205,7 +214,7 @@ describe('RatePacer', () => {
 
 	it('counts failures other than 429 neither as answered nor as a rate limit', () => {
 		const time = clock();
-		const pacer = new RatePacer(time.now);
+		const pacer = pacerOn(time);
 		send(pacer, time, () => 'failed', 1_000);
 		expect(pacer.rate).toBeUndefined();
 	});

@@ -6,7 +6,7 @@ import {
 	isRetryable,
 	parseRetryAfter,
 	type FailureKind,
-} from '../nodes/VoiceAssistant/shared/request/retry';
+} from '../nodes/VoiceAssistant/shared/request/failure';
 import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/request/requestPolicy';
 
 describe('Retry-After', () => {

@@ -149,6 +149,9 @@ export class RatePacer {
  * first come first served within a run. An agent's single tool call does not wait behind a bulk
  * run's queue.
  */
+/** What the gate needs of a pacer. */
+export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
+
 export class PaceGate {
 	private readonly queues = new Map<object, WaiterQueue<void>>();
 
@@ -158,7 +161,7 @@ export class PaceGate {
 
 	private pumping = false;
 
-	constructor(private readonly pacer: RatePacer) {}
+	constructor(private readonly pacer: Turns) {}
 
 	get waiting(): number {
 		let count = 0;

@@ -49,7 +49,7 @@ export class Run {
 	private readonly controller = new AbortController();
 
 	/** Aborted by a stop, a cancel or the run's end: every wait of the run leaves on it. */
-	readonly signal = this.controller.signal;
+	readonly signal: AbortSignal = this.controller.signal;
 
 	readonly limiter: Limiter;
 
@@ -77,16 +77,20 @@ export class Run {
 
 	private throttledSinceCut = 0;
 
-	private readonly figures = { succeeded: 0, failed: 0, retries: 0, retryWaiting: 0, paceWaiting: 0, lowestPace: Infinity, turns: 0 };
+	private turns = 0;
 
-	private readonly startedAt = clock.now();
+	private paceWaiting = 0;
+
+	private lowestPace: number | undefined;
+
+	readonly progress: Progress;
 
 	private readonly stopListening: () => void;
 
 	constructor(
 		readonly total: number,
 		readonly policy: RequestPolicy,
-		private readonly log: { logger: Logger; nodeName: string },
+		log: { logger: Logger; nodeName: string },
 		executionSignal: AbortSignal | undefined,
 		private readonly batching: Batching | undefined,
 		/** Outcomes kept across n8n's Retry On Fail tries of one execution, when it is on. */
@@ -94,6 +98,11 @@ export class Run {
 	) {
 		this.limit = policy.adaptiveConcurrency ? new ConcurrencyLimit(policy.maxConcurrency) : undefined;
 		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
+		this.progress = new Progress(total, log.logger, log.nodeName, {
+			concurrency: () => ({ now: this.limit?.limit ?? policy.maxConcurrency, peak: this.limit?.peak ?? policy.maxConcurrency }),
+			inFlight: () => this.limiter.inUse - this.paceWaiting,
+			pace: () => ({ now: this.pace?.pacer.rate, lowest: this.lowestPace, waiting: this.paceWaiting }),
+		});
 		const cancel = () => this.end('cancelled');
 		executionSignal?.addEventListener('abort', cancel, { once: true });
 		this.stopListening = () => executionSignal?.removeEventListener('abort', cancel);
@@ -102,6 +111,10 @@ export class Run {
 
 	get cancelled(): boolean {
 		return this.ending === 'cancelled';
+	}
+
+	get ended(): boolean {
+		return this.ending !== undefined;
 	}
 
 	get abandoned(): boolean {
@@ -143,10 +156,15 @@ export class Run {
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context).then((target) => {
-			if (this.limit && !this.ending) this.pace = joinAccountPace(accountOf(target.root, target.apiKey), this);
+			this.joinPace(accountOf(target.root, target.apiKey));
 			return target;
 		});
 		return await this.target;
+	}
+
+	/** In automatic mode, a prepared run takes turns at its account's pace until it ends. */
+	joinPace(account: string): void {
+		if (this.limit && !this.ending && !this.pace) this.pace = joinAccountPace(account, this);
 	}
 
 	/**
@@ -155,15 +173,15 @@ export class Run {
 	 * cancel or the run's end, however long it waited.
 	 */
 	async mayStartAttempt(): Promise<boolean> {
-		const turn = this.figures.turns++;
+		const turn = this.turns++;
 		if (this.batching && this.readyAt !== undefined) {
 			const due = this.readyAt + Math.floor(turn / this.batching.size) * this.batching.intervalMs;
 			if (due > clock.now()) await wait(due - clock.now(), this.signal);
 		}
 		if (this.pace && !this.signal.aborted) {
-			this.figures.paceWaiting++;
+			this.paceWaiting++;
 			await this.pace.gate.turn(this, this.signal);
-			this.figures.paceWaiting--;
+			this.paceWaiting--;
 		}
 		return !this.signal.aborted;
 	}
@@ -184,16 +202,11 @@ export class Run {
 		const cutsBefore = this.limit.cuts;
 		this.limit.onAnswer(failure !== undefined && isPushback(failure) && !(paced && throttled), this.limiter.inUse);
 		this.limiter.setLimit(this.limit.limit);
-		if (pacer?.rate !== undefined) this.figures.lowestPace = Math.min(this.figures.lowestPace, pacer.rate);
+		if (pacer?.rate !== undefined) this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);
 		if (this.limit.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) pacer?.rateLimited();
 		this.throttledSinceCut = 0;
-	}
-
-	retryWait(started: boolean): void {
-		if (started) this.figures.retries++;
-		this.figures.retryWaiting += started ? 1 : -1;
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */
@@ -206,11 +219,8 @@ export class Run {
 
 	/** An item has its outcome; after the last one the run ends. */
 	finishItem(succeeded: boolean): void {
-		if (succeeded) this.figures.succeeded++;
-		else this.figures.failed++;
-		const done = this.figures.succeeded + this.figures.failed;
-		if (done >= this.total) this.end(this.stopError ? 'stopped' : 'finished');
-		else if (this.total >= PROGRESS_FROM_ITEMS && done % Math.max(1, Math.min(1000, Math.ceil(this.total / 10))) === 0) this.logProgress(done);
+		this.progress.itemDone(succeeded);
+		if (this.progress.done >= this.total) this.end(this.stopError ? 'stopped' : 'finished');
 	}
 
 	/** Leaves every shared structure; later calls change nothing. */
@@ -220,32 +230,82 @@ export class Run {
 		this.controller.abort();
 		this.stopListening();
 		if (this.pace) leaveAccountPace(this.pace, this);
-		this.logSummary(ending);
+		this.progress.logSummary(ending === 'abandoned' ? `abandoned after n8n prepared ${this.prepared} of ${this.total} items, nothing sent` : ending === 'finished' ? 'done' : ending);
+	}
+}
+
+export interface ProgressFigures {
+	/** The limit on requests in flight now, and the highest it reached. */
+	concurrency: () => { now: number; peak: number };
+	inFlight: () => number;
+	/** The pace while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
+	pace: () => { now: number | undefined; lowest: number | undefined; waiting: number };
+}
+
+/**
+ * A long run's progress in n8n's log, all a user sees while a node runs: a line every tenth of the
+ * items (at most every 1,000), and a summary line when the run ends. Counts and figures only.
+ */
+export class Progress {
+	private succeeded = 0;
+
+	private failed = 0;
+
+	private retries = 0;
+
+	private retryWaiting = 0;
+
+	private readonly every: number;
+
+	private readonly startedAt = clock.now();
+
+	constructor(
+		private readonly total: number,
+		private readonly logger: Logger,
+		private readonly nodeName: string,
+		private readonly figures: ProgressFigures,
+	) {
+		this.every = Math.max(1, Math.min(1000, Math.ceil(total / 10)));
 	}
 
-	private logProgress(done: number): void {
-		const { succeeded, failed, retryWaiting, paceWaiting } = this.figures;
-		const pace = this.pace?.pacer.rate;
-		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${paceWaiting} waiting for their turn)`;
-		const inFlight = this.limiter.inUse - paceWaiting;
-		this.log.logger.info(
-			`Voice Assistant "${this.log.nodeName}": ${done}/${this.total} items (${Math.floor((done / this.total) * 100)}%): ${succeeded} succeeded, ${failed} failed, ${retryWaiting} waiting to retry, ${inFlight} in flight of ${this.limit?.limit ?? this.policy.maxConcurrency} allowed${paced}`,
+	get done(): number {
+		return this.succeeded + this.failed;
+	}
+
+	retryWaitStarted(): void {
+		this.retries++;
+		this.retryWaiting++;
+	}
+
+	retryWaitEnded(): void {
+		this.retryWaiting--;
+	}
+
+	itemDone(succeeded: boolean): void {
+		if (succeeded) this.succeeded++;
+		else this.failed++;
+		if (this.done === this.total) this.logSummary('done');
+		else if (this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0) this.logProgress();
+	}
+
+	private logProgress(): void {
+		const { now: pace, waiting } = this.figures.pace();
+		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
+		this.logger.info(
+			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);
 	}
 
-	private logSummary(ending: Ending): void {
-		const { succeeded, failed, retries, lowestPace } = this.figures;
-		const seconds = ((clock.now() - this.startedAt) / 1000).toFixed(1);
-		const peak = this.limit?.peak ?? this.policy.maxConcurrency;
-		const paced = lowestPace === Infinity ? '' : `, paced to the service's rate limit (down to ${Math.round(lowestPace)} requests/s)`;
-		const how = {
-			finished: 'done',
-			stopped: 'stopped after a failure',
-			cancelled: 'cancelled',
-			abandoned: `abandoned: n8n stopped preparing items after ${this.prepared} of ${this.total}, nothing was sent`,
-		}[ending];
-		this.log.logger.info(
-			`Voice Assistant "${this.log.nodeName}": ${how}: ${this.total} items in ${seconds} s: ${succeeded} succeeded, ${failed} failed, ${retries} retries, up to ${peak} requests in flight${paced}`,
+	private summarized = false;
+
+	/** Once per run: when every item has its outcome, or when the run ends before. */
+	logSummary(how: string): void {
+		if (this.summarized) return;
+		this.summarized = true;
+		const lowest = this.figures.pace().lowest;
+		const paced = lowest === undefined ? '' : `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
+		this.logger.info(
+			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}`,
 		);
 	}
 }

@@ -13,7 +13,7 @@ import { originOf, type ApiTarget } from '../target';
 import { decideRetry, parseRetryAfter, readHttpFailure, type HttpFailure } from './failure';
 import { clock, wait } from './limiter';
 import { errorItem, failureBecomesItem, outputItems, redactError } from './output';
-import { runOf, TriesMemory, type Outcome, type Run } from './run';
+import { runOf, TriesMemory, type NodeError, type Outcome, type Run } from './run';
 import { notSentError, toUserError } from './userErrors';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
@@ -46,39 +46,66 @@ export async function sendItem(this: IExecutePaginationFunctions, request: Reque
 async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target: ApiTarget, request: Request): Promise<Outcome> {
 	const itemIndex = context.getItemIndex();
 	request.options.baseURL = target.root;
+	const continues = failureBecomesItem(context);
 	const problem = target.problem ?? run.policy.problem;
-	if (problem) return stopOn(context, run, { error: invalidInputError(context.getNode(), [problem], itemIndex) });
-	if (target.notAllowed) return stopOn(context, run, { error: new NodeOperationError(context.getNode(), target.notAllowed, { itemIndex }) });
-	const fingerprint = run.earlierTries && TriesMemory.fingerprint(request.options);
+	if (problem) return stopOn(run, itemIndex, continues, { error: invalidInputError(context.getNode(), [problem], itemIndex) });
+	if (target.notAllowed) return stopOn(run, itemIndex, continues, { error: new NodeOperationError(context.getNode(), target.notAllowed, { itemIndex }) });
+	return await sendOne({
+		run,
+		itemIndex,
+		method: methodOf(request),
+		fingerprint: run.earlierTries && TriesMemory.fingerprint(request.options),
+		continues,
+		attempt: async () => await attemptRequest(context, target, request),
+		failed: (failure, attempts, askedMs) =>
+			toUserError(context.getNode(), failure, { ...failureContext(request, attempts), askedMs }, itemIndex, target.apiKey),
+		notSent: () => notSent(context, run),
+	});
+}
+
+/** One item's send, as the engine sees it: n8n's context stays in sendItem. */
+export interface ItemSend {
+	run: Run;
+	itemIndex: number;
+	method: string;
+	/** The request's fingerprint, when outcomes are kept across n8n's Retry On Fail tries. */
+	fingerprint?: string;
+	/** Failures become items (Continue On Fail, a tool): the run goes on. */
+	continues: boolean;
+	attempt: () => Promise<INodeExecutionData[]>;
+	/** The user's error of a failure that ends the item. */
+	failed: (failure: HttpFailure, attempts: number, askedMs?: number) => NodeError;
+	/** The error of an item that is not sent (again): stopped or cancelled. */
+	notSent: () => Outcome;
+}
+
+/** An earlier try's outcome → a slot (limit) → attempts; a failure without Continue On Fail stops the run. */
+export async function sendOne(item: ItemSend): Promise<Outcome> {
+	const { run, itemIndex, fingerprint } = item;
 	const earlier = fingerprint ? run.earlierTries?.recall(itemIndex, fingerprint) : undefined;
-	if (earlier) return stopOn(context, run, earlier);
-	const sent = await run.limiter.use(async () => await attempts(context, run, target, request), run.signal);
-	if (!sent) return notSent(context, run);
-	if (fingerprint) run.earlierTries?.keep(itemIndex, fingerprint, sent.outcome, sent.failure && { method: methodOf(request), kind: sent.failure.kind });
+	if (earlier) return stopOn(run, itemIndex, item.continues, earlier);
+	const sent = await run.limiter.use(async () => await attempts(item), run.signal);
+	if (!sent) return item.notSent();
+	if (fingerprint) run.earlierTries?.keep(itemIndex, fingerprint, sent.outcome, sent.failure && { method: item.method, kind: sent.failure.kind });
 	return sent.outcome;
 }
 
 /** attempt → classify → retry, until the item has its outcome; holds the item's slot throughout. */
-async function attempts(
-	context: IExecutePaginationFunctions,
-	run: Run,
-	target: ApiTarget,
-	request: Request,
-): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
-	const method = methodOf(request);
+async function attempts(item: ItemSend): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
+	const { run, method } = item;
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
-		if (!(await run.mayStartAttempt())) return { outcome: notSent(context, run) };
+		if (!(await run.mayStartAttempt())) return { outcome: item.notSent() };
 		let failure: HttpFailure;
 		try {
-			const items = await attemptRequest(context, target, request, run);
+			const items = await item.attempt();
 			run.answered(undefined);
 			return { outcome: { items } };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) {
 				run.answered(undefined); // from our response hooks: the service did answer
-				return { outcome: stopOn(context, run, { error: caught }) };
+				return { outcome: stopOn(run, item.itemIndex, item.continues, { error: caught }) };
 			}
 			failure = readHttpFailure(caught, (caught as { deadlinePassed?: boolean }).deadlinePassed);
 		}
@@ -86,17 +113,16 @@ async function attempts(
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
 		const decision = decideRetry(run.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
 		if (!decision.retry || run.cancelled) {
-			const where = { ...failureContext(request, attempt), askedMs: decision.retry ? undefined : decision.askedMs };
-			const error = toUserError(context.getNode(), failure, where, context.getItemIndex(), target.apiKey);
-			return { outcome: stopOn(context, run, { error }), failure };
+			const error = item.failed(failure, attempt, decision.retry ? undefined : decision.askedMs);
+			return { outcome: stopOn(run, item.itemIndex, item.continues, { error }), failure };
 		}
 		if (!decision.guided) unguidedRetries++;
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
 		waitedMs += decision.delayMs;
-		run.retryWait(true);
+		run.progress.retryWaitStarted();
 		const waited = await wait(decision.delayMs, run.signal);
-		run.retryWait(false);
-		if (!waited) return { outcome: notSent(context, run) };
+		run.progress.retryWaitEnded();
+		if (!waited) return { outcome: item.notSent() };
 	}
 }
 
@@ -109,7 +135,6 @@ async function attemptRequest(
 	context: IExecutePaginationFunctions,
 	{ credential }: ApiTarget,
 	request: Request,
-	run: Run,
 ): Promise<INodeExecutionData[]> {
 	const timeoutMs = Number(request.options.timeout) || 300_000;
 	const deadline = AbortSignal.timeout(timeoutMs);
@@ -142,8 +167,8 @@ async function attemptRequest(
 }
 
 /** A failure that ends the item; without Continue On Fail it stops the run at once, before anything else may start. */
-function stopOn(context: IExecutePaginationFunctions, run: Run, outcome: Outcome): Outcome {
-	if ('error' in outcome && !failureBecomesItem(context)) run.stop(outcome.error, context.getItemIndex());
+function stopOn(run: Run, itemIndex: number, continues: boolean, outcome: Outcome): Outcome {
+	if ('error' in outcome && !continues) run.stop(outcome.error, itemIndex);
 	return outcome;
 }
 

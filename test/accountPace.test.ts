@@ -3,35 +3,45 @@
  * time: a registry test with a fake clock, and two runs in n8n's engine against a rate-limited
  * simulator over HTTP.
  */
-import { joinServicePace, leaveServicePace, STALE_PACE_MS } from '../nodes/VoiceAssistant/shared/request/servicePace';
+import { accountOf, IDLE_PACE_MS, joinAccountPace, leaveAccountPace } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
-describe('joinServicePace', () => {
-	const account = { root: 'https://api.example.com', apiKey: 'key-1' };
+describe('the account pace registry', () => {
+	const account = accountOf('https://api.example.com', 'key-1');
+	afterEach(() => useClock(realClock));
 
 	it('runs that overlap share the pace of one account; another key or Base URL has its own', () => {
-		const first = joinServicePace(account);
-		const second = joinServicePace({ ...account });
-		expect(second).toBe(first);
-		expect(joinServicePace({ ...account, apiKey: 'key-2' })).not.toBe(first);
-		expect(joinServicePace({ ...account, root: 'https://other.example.com' })).not.toBe(first);
-		leaveServicePace(first);
-		expect(joinServicePace(account)).toBe(first); // one run still sends
-		leaveServicePace(first);
-		leaveServicePace(first);
-		expect(joinServicePace(account)).not.toBe(first); // all had left: a later run finds the limit anew
+		const [a, b] = [{}, {}];
+		const first = joinAccountPace(account, a);
+		expect(joinAccountPace(account, b)).toBe(first);
+		expect(joinAccountPace(accountOf('https://api.example.com', 'key-2'), {})).not.toBe(first);
+		expect(joinAccountPace(accountOf('https://other.example.com', 'key-1'), {})).not.toBe(first);
+		leaveAccountPace(first, a);
+		expect(joinAccountPace(account, a)).toBe(first); // one run still sends
+		leaveAccountPace(first, a);
+		leaveAccountPace(first, b);
+		expect(joinAccountPace(account, a)).not.toBe(first); // all had left: a later run finds the limit anew
 	});
 
-	it('a pace idle for a minute is not joined (a run that never ended does not pace later runs)', () => {
+	it('one key per account however it is written: host case, trailing slash, spaces around the key', () => {
+		expect(accountOf('https://API.Example.com/', ' key-1 ')).toBe(account);
+		expect(accountOf('https://api.example.com/v2', 'key-1')).not.toBe(account);
+		expect(account).not.toContain('key-1');
+	});
+
+	it('a pace idle for a minute is dropped, whoever still holds it (a run n8n never finished)', () => {
 		let now = 1_000_000;
-		const clock = () => now;
-		const stale = joinServicePace({ ...account, apiKey: 'key-3' }, clock);
-		now += STALE_PACE_MS - 1;
-		expect(joinServicePace({ ...account, apiKey: 'key-3' }, clock)).toBe(stale);
-		now += STALE_PACE_MS + 1;
-		expect(joinServicePace({ ...account, apiKey: 'key-3' }, clock)).not.toBe(stale);
+		useClock({ now: () => now, sleep: realClock.sleep });
+		const held = joinAccountPace(accountOf('https://api.example.com', 'key-3'), {});
+		now += IDLE_PACE_MS - 1;
+		expect(joinAccountPace(accountOf('https://api.example.com', 'key-3'), {})).toBe(held);
+		now += IDLE_PACE_MS + 1;
+		const later = joinAccountPace(accountOf('https://api.example.com', 'key-4'), {});
+		expect(joinAccountPace(accountOf('https://api.example.com', 'key-3'), {})).not.toBe(held);
+		leaveAccountPace(later, {});
 	});
 });
 
