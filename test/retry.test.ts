@@ -7,7 +7,7 @@ import {
 	parseRetryAfter,
 	type FailureKind,
 } from '../nodes/VoiceAssistant/shared/request/failure';
-import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/request/requestPolicy';
+import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {
 	const now = Date.parse('2026-11-25T12:00:00Z');

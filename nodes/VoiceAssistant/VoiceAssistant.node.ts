@@ -5,7 +5,7 @@ import { knowledgeBaseDescription } from './resources/knowledgeBase';
 import { playgroundCallDescription } from './resources/playgroundCall';
 import { segmentContactDescription } from './resources/segmentContact';
 import { CREDENTIAL_NAME } from './shared/credential';
-import { requestPolicyOptions } from './shared/request/requestPolicy';
+import { requestPolicyOptions } from './shared/requestPolicy';
 
 export class VoiceAssistant implements INodeType {
 	description: INodeTypeDescription = {

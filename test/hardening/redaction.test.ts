@@ -4,7 +4,7 @@
  * any letter case; in texts and in keys of an answer however deep, which stays untouched when
  * it holds no key.
  */
-import { redact, redactValue } from '../../nodes/VoiceAssistant/shared/request/redact';
+import { redact, redactValue } from '../../nodes/VoiceAssistant/shared/redact';
 
 // A key whose base64 holds `+` and `/` and needs padding, so each form differs from the others.
 const KEY = 'sk_live>>?~Key/9';

@@ -1,6 +1,6 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import type { RequestPolicy } from './requestPolicy';
+import type { RequestPolicy } from '../requestPolicy';
 
 /** What went wrong with one attempt, as far as retrying and pacing care. */
 export type FailureKind =

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeE
 import { NodeOperationError } from 'n8n-workflow';
 import { originOf } from '../target';
 import { ServiceAnswerError } from './failure';
-import { redact, redactValue } from './redact';
+import { redact, redactValue } from '../redact';
 import type { NodeError } from './run';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */

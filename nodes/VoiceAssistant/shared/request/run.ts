@@ -13,7 +13,7 @@ import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace, type An
 import { ConcurrencyLimit } from './concurrencyLimit';
 import { isPushback, mayHaveReceived, type FailureKind } from './failure';
 import { clock, Limiter, wait } from './limiter';
-import { readRequestPolicy, type RequestPolicy } from './requestPolicy';
+import { readRequestPolicy, type RequestPolicy } from '../requestPolicy';
 
 export type NodeError = NodeApiError | NodeOperationError;
 export type Outcome = { items: INodeExecutionData[] } | { error: NodeError };

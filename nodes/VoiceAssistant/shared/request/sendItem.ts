@@ -47,6 +47,7 @@ async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target:
 	const itemIndex = context.getItemIndex();
 	request.options.baseURL = target.root;
 	const continues = failureBecomesItem(context);
+	let deadline: AbortSignal | undefined;
 	const problem = target.problem ?? run.policy.problem;
 	if (problem) return stopOn(run, itemIndex, continues, { error: invalidInputError(context.getNode(), [problem], itemIndex) });
 	if (target.notAllowed) return stopOn(run, itemIndex, continues, { error: new NodeOperationError(context.getNode(), target.notAllowed, { itemIndex }) });
@@ -56,7 +57,11 @@ async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target:
 		method: methodOf(request),
 		fingerprint: run.earlierTries && TriesMemory.fingerprint(request.options),
 		continues,
-		attempt: async () => await attemptRequest(context, target, request),
+		attempt: async () => {
+			deadline = AbortSignal.timeout(Number(request.options.timeout) || 300_000);
+			return await attemptRequest(context, target, request, deadline);
+		},
+		timedOut: () => deadline?.aborted === true && context.getExecutionCancelSignal?.()?.aborted !== true,
 		failed: (failure, attempts, askedMs) =>
 			toUserError(context.getNode(), failure, { ...failureContext(request, attempts), askedMs }, itemIndex, target.apiKey),
 		notSent: () => notSent(context, run),
@@ -73,6 +78,8 @@ export interface ItemSend {
 	/** Failures become items (Continue On Fail, a tool): the run goes on. */
 	continues: boolean;
 	attempt: () => Promise<INodeExecutionData[]>;
+	/** The last attempt failed because its own deadline passed. */
+	timedOut?: () => boolean;
 	/** The user's error of a failure that ends the item. */
 	failed: (failure: HttpFailure, attempts: number, askedMs?: number) => NodeError;
 	/** The error of an item that is not sent (again): stopped or cancelled. */
@@ -107,7 +114,7 @@ async function attempts(item: ItemSend): Promise<{ outcome: Outcome; failure?: H
 				run.answered(undefined); // from our response hooks: the service did answer
 				return { outcome: stopOn(run, item.itemIndex, item.continues, { error: caught }) };
 			}
-			failure = readHttpFailure(caught, (caught as { deadlinePassed?: boolean }).deadlinePassed);
+			failure = readHttpFailure(caught, item.timedOut?.());
 		}
 		run.answered(failure.kind);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
@@ -135,26 +142,17 @@ async function attemptRequest(
 	context: IExecutePaginationFunctions,
 	{ credential }: ApiTarget,
 	request: Request,
+	deadline: AbortSignal,
 ): Promise<INodeExecutionData[]> {
-	const timeoutMs = Number(request.options.timeout) || 300_000;
-	const deadline = AbortSignal.timeout(timeoutMs);
 	const execution = context.getExecutionCancelSignal?.();
 	const signal = execution ? AbortSignal.any([execution, deadline]) : deadline;
 	// n8n's helper sets the request's abort signal from this method of the context.
 	const attemptContext = Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecutePaginationFunctions;
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
 	const options = { ...request.options, headers: { ...request.options.headers }, returnFullResponse: true } as IHttpRequestOptions;
-	let response: IN8nHttpFullResponse;
-	try {
-		response = (await context.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_NAME, options, {
-			credentialsDecrypted: credential,
-		})) as IN8nHttpFullResponse;
-	} catch (error) {
-		if (deadline.aborted && !execution?.aborted && error && typeof error === 'object') {
-			Object.assign(error, { deadlinePassed: true });
-		}
-		throw error;
-	}
+	const response = (await context.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_NAME, options, {
+		credentialsDecrypted: credential,
+	})) as IN8nHttpFullResponse;
 	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
 	for (const { actions } of request.postReceive) {
 		for (const action of actions) {

@@ -2,7 +2,7 @@ import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { isRetryable, type HttpFailure } from './failure';
 import { isHtml } from './output';
-import { redact } from './redact';
+import { redact } from '../redact';
 
 const MAX_MESSAGE_LENGTH = 300;
 

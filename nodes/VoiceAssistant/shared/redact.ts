@@ -3,7 +3,7 @@
  * could echo it back in an error or in a successful answer, as sent or encoded, in any case.
  */
 
-import { rememberLast } from '../rememberLast';
+import { rememberLast } from './rememberLast';
 
 const REDACTED = '[redacted]';
 

@@ -1,5 +1,5 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
-import { isUnset } from '../spec/coerce';
+import { isUnset } from './spec/coerce';
 
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
