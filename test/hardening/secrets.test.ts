@@ -129,7 +129,7 @@ const FAILURES: FailurePath[] = [
 		prepare: (s) => s.failNext({ status: 429, headers: { 'retry-after': '2' }, times: 5 }),
 		// A wait the service asks for is bounded by Max Retry Wait, not by Max Retries.
 		run: () => ({ parameters: { options: { maxRetries: 0, maxRetryWaitSeconds: 1 } } }),
-		expected: fails(/"too many requests" \(HTTP 429\)/),
+		expected: fails(/asked to wait 2 s before trying again \(HTTP 429, Retry-After\)/),
 		sends: true,
 	},
 	{ name: '500', prepare: (s) => s.failNext({ status: 500, times: 5 }), expected: fails(/failed \(HTTP 500\)/), sends: true },
