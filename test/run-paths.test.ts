@@ -6,7 +6,7 @@
 import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
 import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
-import { API_KEY, segmentContactParameters } from './helpers/fixtures';
+import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
 const sim = useSimulator();
 
@@ -58,6 +58,68 @@ describe("n8n's Retry On Fail (node settings)", () => {
 		});
 		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable');
 		expect(sim().requests).toHaveLength(3);
+	});
+});
+
+describe("n8n's Retry On Fail sends nothing twice (at most once per execution)", () => {
+	it('items an earlier try got answered are not sent again; the refused and the unsent ones are', async () => {
+		sim().failNext({ status: 400, path: CONTACTS, id: 'c-1', body: { message: 'segment is locked' } });
+		const { outputs, error } = await run(contacts({ retryOnFailure: false, maxConcurrency: 1 }), rows(3), {
+			retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+		});
+		expect(error).toBeUndefined();
+		expect(sim().requests.map((r) => `${r.query.id}:${r.status}`)).toEqual(['c-0:200', 'c-1:400', 'c-1:200', 'c-2:200']);
+		expect(outputs[0].map((item) => item.json.id)).toEqual(['c-0', 'c-1', 'c-2']);
+	});
+
+	it('a call start the service may have received fails again with the same message, without a request', async () => {
+		sim().failNext({ status: 0, path: '/api/v1/playground/call' });
+		const calls = Array.from({ length: 3 }, (_, i) => ({ json: { phone: `+1415555010${i}` } }));
+		const { error } = await run({ ...playgroundCallParameters, phoneNumbers: '={{ $json.phone }}', options: { maxConcurrency: 1 } }, calls, {
+			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(sim().requests.map((r) => r.body)).toEqual([expect.objectContaining({ phone_number: ['+14155550100'] })]);
+		expect(error?.message).toMatch(/^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before an answer arrived$/);
+		expect(error?.description).toContain('may have received it');
+	});
+});
+
+describe("an item n8n cannot prepare (an expression error mid-loop)", () => {
+	const failingAtItem2 = contacts();
+	failingAtItem2.contactId = "={{ $json.id === 'c-2' ? $('Nope').item.json.id : $json.id }}";
+
+	it('sends nothing of the run, on every try of Retry On Fail', async () => {
+		const { error } = await run(failingAtItem2, rows(5), { retryOnFail: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(error?.message).toMatch(/Referenced node/);
+		await Promise.all(nodeRuns);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('with Batching too (n8n pauses between batches while it prepares them)', async () => {
+		const parameters = { ...failingAtItem2, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 50 } } } };
+		const { error } = await run(parameters, rows(5));
+		expect(error?.message).toMatch(/Referenced node/);
+		await Promise.all(nodeRuns);
+		await new Promise((resolve) => setTimeout(resolve, 1500)); // past the pause that tells the loop has thrown
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('Batching: one invalid item (the last) sends nothing, the other batches neither', async () => {
+		const parameters = { ...contacts(), contactId: "={{ $json.id === 'c-4' ? '' : $json.id }}", requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 50 } } } };
+		const { error } = await run(parameters, rows(5));
+		expect(error?.message).toMatch(/Invalid input: "Contact ID" is required \[item 4\]$/);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('Batching: a valid run is sent at most a batch per interval, after every item is checked', async () => {
+		const parameters = { ...contacts(), requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 200 } } } };
+		const { error } = await run(parameters, rows(5));
+		expect(error).toBeUndefined();
+		const times = sim().requests.map((r) => r.receivedAt as number);
+		expect(times).toHaveLength(5);
+		// Batches of 2, 2, 1: each later batch at least most of an interval after the one before.
+		expect(times[2] - times[0]).toBeGreaterThanOrEqual(150);
+		expect(times[4] - times[2]).toBeGreaterThanOrEqual(150);
 	});
 });
 

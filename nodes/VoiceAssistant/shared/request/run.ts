@@ -121,9 +121,16 @@ export class Run {
 		return this.ending === 'abandoned';
 	}
 
+	/** Resolves once every item is prepared (a watch of the preparation waits for it or a pause). */
+	private readonly allPrepared = new Promise<void>((resolve) => (this.markPrepared = resolve));
+
+	private markPrepared!: () => void;
+
 	/** n8n's item loop prepared one more item (valid or not). */
 	itemPrepared(): void {
-		if (++this.prepared === this.total) this.readyAt = clock.now();
+		if (++this.prepared !== this.total) return;
+		this.readyAt = clock.now();
+		this.markPrepared();
 	}
 
 	/** A later run of the same node began: this one, if still unprepared, was abandoned by n8n. */
@@ -148,7 +155,7 @@ export class Run {
 	private async watchPreparation(): Promise<void> {
 		while (this.readyAt === undefined && !this.signal.aborted) {
 			const before = this.prepared;
-			if (this.batching) await clock.sleep(this.batching.intervalMs + 1000, this.signal);
+			if (this.batching) await Promise.race([clock.sleep(this.batching.intervalMs + 1000, this.signal), this.allPrepared]);
 			if (this.prepared === before && this.readyAt === undefined && !this.signal.aborted) this.end('abandoned');
 		}
 	}
