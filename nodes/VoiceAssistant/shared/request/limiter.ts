@@ -31,7 +31,13 @@ function onAbort(signal: AbortSignal, wake: () => void): () => void {
 async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	if (!signal) return await sleep(ms);
 	if (signal.aborted) return;
-	if (typeof sleepWithAbort === 'function') return await sleepWithAbort(ms, signal).catch(() => undefined); // rejects only on abort
+	if (typeof sleepWithAbort === 'function') {
+		// Its own signal, so that thousands of waits add one listener to the run's, and the timer is cleared on abort.
+		const own = new AbortController();
+		const forget = onAbort(signal, () => own.abort());
+		await sleepWithAbort(ms, own.signal).catch(() => undefined); // rejects only on abort
+		return forget();
+	}
 	// sleep() has no abort, so the wait races the signal; its timer runs out harmlessly.
 	await new Promise<void>((resolve) => {
 		const forget = onAbort(signal, resolve);
