@@ -4,7 +4,7 @@
  */
 import { ConcurrencyLimit, INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
-import { Progress } from '../nodes/VoiceAssistant/shared/request/run';
+import { Progress } from '../nodes/VoiceAssistant/shared/progress';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';

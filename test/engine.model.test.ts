@@ -145,7 +145,7 @@ async function simulate(plans: RunPlan[], answers: Answer[], clock: FakeClock) {
 		runs[r] = run;
 		// n8n's item loop: synchronous, and it may throw after some items.
 		const prepared = Math.min(plan.items, plan.abandonAfter ?? plan.items);
-		for (let item = 0; item < prepared; item++) run.itemPrepared();
+		for (let item = 0; item < prepared; item++) run.itemPrepared(item);
 		await Promise.all(
 			Array.from({ length: prepared }, async (_, item) => {
 				await Promise.resolve(); // the send step runs after n8n's loop, as a microtask

@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
 import { readHttpFailure } from './request/failure';
 import { readApiTarget } from './target';
-import { toUserError } from './request/userErrors';
+import { toUserError } from './userErrors';
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
 export async function apiRequest(

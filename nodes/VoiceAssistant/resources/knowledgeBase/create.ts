@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { parseJsonInput } from '../../shared/spec/coerce';
-import type { Normalized, RequestContract } from '../../shared/request/preSend';
+import type { Normalized, RequestContract } from '../../shared/spec/contract';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { knowledgeBaseSchema } from '../../shared/spec/schemas';

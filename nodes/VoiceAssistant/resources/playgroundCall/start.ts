@@ -1,6 +1,6 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
-import type { RequestContract } from '../../shared/request/preSend';
+import type { RequestContract } from '../../shared/spec/contract';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { playgroundCallSchema } from '../../shared/spec/schemas';

@@ -2,19 +2,14 @@ import { createHash } from 'crypto';
 import { clock, WaiterQueue } from './limiter';
 
 /**
- * The pace of one service account once the service shows a rate limit. A limit on requests in
- * flight cannot keep a fast run under a rate limit (even one request in flight sends faster than
- * most limits), so once a run's concurrency was cut for 429s, or most of its latest answers were
- * 429 (see Run), attempts are also spaced: at the rate the service answered in the last window,
- * then following it, judged per window (WINDOW_MS and MIN_ANSWERS_TO_JUDGE answers):
- * - more than MAX_THROTTLED_SHARE 429s: slower by CUT_FACTOR, and down to what the service
- *   answered if the pace is what held the run back;
- * - no 429 while the pace held the run back: faster by GROWTH, and after PATIENT_WINDOWS such
- *   windows doubling that each window up to MAX_GROWTH per second (a run paced low while others
- *   shared the limit finds the room they leave);
- * - otherwise unchanged. The first window is not judged: its answers are of requests sent before.
- * 429s whose share does not fall when the run sends less are noise, not a rate: after
- * GIVE_UP_AFTER_FUTILE_CUTS such cuts in a row pacing stops (retries handle them).
+ * Spacing of attempts once the service shows a rate limit (a limit on requests in flight cannot
+ * hold a fast run under one). Pacing starts at the rate the service answered in the last window,
+ * then follows it, judged per window (WINDOW_MS, MIN_ANSWERS_TO_JUDGE answers; the first one not):
+ * more than MAX_THROTTLED_SHARE 429s: slower by CUT_FACTOR (down to what was answered when the
+ * pace held the run back); none while the pace held it back: faster by GROWTH, doubling that after
+ * PATIENT_WINDOWS such windows, up to MAX_GROWTH a second (a run paced low beside others finds the
+ * room they leave). 429s whose share does not fall when the run sends less are noise: after
+ * GIVE_UP_AFTER_FUTILE_CUTS such cuts pacing stops, retries handle them.
  */
 export const WINDOW_MS = 1000;
 const MIN_ANSWERS_TO_JUDGE = 10;

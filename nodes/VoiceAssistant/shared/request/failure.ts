@@ -13,26 +13,23 @@ export type FailureKind =
 	| 'connection-refused'
 	| 'other';
 
+/** What a request that got no HTTP answer failed with, by n8n's errno. */
+const KIND_OF_CODE: Readonly<Record<string, FailureKind>> = {
+	ECONNREFUSED: 'connection-refused',
+	ECONNRESET: 'connection-reset',
+	EPIPE: 'connection-reset',
+	ERR_SOCKET_CONNECTION_TIMEOUT: 'connection-reset',
+	ECONNABORTED_BY_PEER: 'connection-reset',
+	ETIMEDOUT: 'timeout',
+	ECONNABORTED: 'timeout',
+	ESOCKETTIMEDOUT: 'timeout',
+};
+
 export function failureKindOf(status: number | undefined, code: string | undefined): FailureKind {
 	if (status === 429) return 'rate-limited';
 	if (status === 503) return 'unavailable';
-	if (status !== undefined && status >= 500) return 'server-error';
-	if (status !== undefined && status >= 400) return 'client-error';
-	switch (code) {
-		case 'ECONNREFUSED':
-			return 'connection-refused';
-		case 'ECONNRESET':
-		case 'EPIPE':
-		case 'ERR_SOCKET_CONNECTION_TIMEOUT':
-		case 'ECONNABORTED_BY_PEER':
-			return 'connection-reset';
-		case 'ETIMEDOUT':
-		case 'ECONNABORTED':
-		case 'ESOCKETTIMEDOUT':
-			return 'timeout';
-		default:
-			return 'other';
-	}
+	if (status !== undefined) return status >= 500 ? 'server-error' : 'client-error';
+	return (code !== undefined && KIND_OF_CODE[code]) || 'other';
 }
 
 /** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */

@@ -1,7 +1,8 @@
 import type { IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData, INodePropertyRouting } from 'n8n-workflow';
 import type { Endpoint } from '../spec/endpoints';
 import { failOnHttpError } from './output';
-import { prepareRequest, type RequestContract } from './preSend';
+import type { RequestContract } from '../spec/contract';
+import { prepareRequest } from './preSend';
 import { sendItem } from './sendItem';
 
 /** A postReceive step: the send step runs functions only (see attempt). */

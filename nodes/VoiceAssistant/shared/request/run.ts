@@ -13,6 +13,7 @@ import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace, type An
 import { ConcurrencyLimit } from './concurrencyLimit';
 import { isPushback, mayHaveReceived, type FailureKind } from './failure';
 import { clock, Limiter, wait } from './limiter';
+import { Progress } from '../progress';
 import { readRequestPolicy, type RequestPolicy } from '../requestPolicy';
 
 export type NodeError = NodeApiError | NodeOperationError;
@@ -24,9 +25,6 @@ type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
 /** Pacing also starts when this many of the latest RECENT answers were 429 (random 429s practically never do). */
 const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
-
-/** Runs with fewer items log only their summary line. */
-const PROGRESS_FROM_ITEMS = 100;
 
 /** n8n's Batching (Request Options): this many items, then a pause. */
 export interface Batching {
@@ -113,6 +111,11 @@ export class Run {
 		return this.ending === 'cancelled';
 	}
 
+	/** Items n8n's loop prepared so far. */
+	get preparedCount(): number {
+		return this.prepared;
+	}
+
 	get ended(): boolean {
 		return this.ending !== undefined;
 	}
@@ -126,9 +129,14 @@ export class Run {
 
 	private markPrepared!: () => void;
 
-	/** n8n's item loop prepared one more item (valid or not). */
-	itemPrepared(): void {
-		if (++this.prepared !== this.total) return;
+	/**
+	 * n8n's item loop prepared one more item (valid or not). The loop is done once it prepared the
+	 * last item: n8n 2.41 and later skip an item whose parameters fail under Continue On Fail (it
+	 * gets n8n's error), so the run sends the items that were prepared.
+	 */
+	itemPrepared(itemIndex: number): void {
+		this.prepared++;
+		if (itemIndex < this.total - 1) return;
 		this.readyAt = clock.now();
 		this.markPrepared();
 	}
@@ -227,7 +235,7 @@ export class Run {
 	/** An item has its outcome; after the last one the run ends. */
 	finishItem(succeeded: boolean): void {
 		this.progress.itemDone(succeeded);
-		if (this.progress.done >= this.total) this.end(this.stopError ? 'stopped' : 'finished');
+		if (this.progress.done >= (this.readyAt === undefined ? this.total : this.prepared)) this.end(this.stopError ? 'stopped' : 'finished');
 	}
 
 	/** Leaves every shared structure; later calls change nothing. */
@@ -238,82 +246,6 @@ export class Run {
 		this.stopListening();
 		if (this.pace) leaveAccountPace(this.pace, this);
 		this.progress.logSummary(ending === 'abandoned' ? `abandoned after n8n prepared ${this.prepared} of ${this.total} items, nothing sent` : ending === 'finished' ? 'done' : ending);
-	}
-}
-
-export interface ProgressFigures {
-	/** The limit on requests in flight now, and the highest it reached. */
-	concurrency: () => { now: number; peak: number };
-	inFlight: () => number;
-	/** The pace while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
-	pace: () => { now: number | undefined; lowest: number | undefined; waiting: number };
-}
-
-/**
- * A long run's progress in n8n's log, all a user sees while a node runs: a line every tenth of the
- * items (at most every 1,000), and a summary line when the run ends. Counts and figures only.
- */
-export class Progress {
-	private succeeded = 0;
-
-	private failed = 0;
-
-	private retries = 0;
-
-	private retryWaiting = 0;
-
-	private readonly every: number;
-
-	private readonly startedAt = clock.now();
-
-	constructor(
-		private readonly total: number,
-		private readonly logger: Logger,
-		private readonly nodeName: string,
-		private readonly figures: ProgressFigures,
-	) {
-		this.every = Math.max(1, Math.min(1000, Math.ceil(total / 10)));
-	}
-
-	get done(): number {
-		return this.succeeded + this.failed;
-	}
-
-	retryWaitStarted(): void {
-		this.retries++;
-		this.retryWaiting++;
-	}
-
-	retryWaitEnded(): void {
-		this.retryWaiting--;
-	}
-
-	itemDone(succeeded: boolean): void {
-		if (succeeded) this.succeeded++;
-		else this.failed++;
-		if (this.done === this.total) this.logSummary('done');
-		else if (this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0) this.logProgress();
-	}
-
-	private logProgress(): void {
-		const { now: pace, waiting } = this.figures.pace();
-		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
-		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
-		);
-	}
-
-	private summarized = false;
-
-	/** Once per run: when every item has its outcome, or when the run ends before. */
-	logSummary(how: string): void {
-		if (this.summarized) return;
-		this.summarized = true;
-		const lowest = this.figures.pace().lowest;
-		const paced = lowest === undefined ? '' : `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
-		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}`,
-		);
 	}
 }
 

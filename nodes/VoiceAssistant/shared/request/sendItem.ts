@@ -9,12 +9,12 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from '../credential';
 import { invalidInputError } from '../spec/validation';
-import { originOf, type ApiTarget } from '../target';
+import type { ApiTarget } from '../target';
 import { decideRetry, parseRetryAfter, readHttpFailure, type HttpFailure } from './failure';
 import { clock, wait } from './limiter';
 import { errorItem, failureBecomesItem, outputItems, redactError } from './output';
 import { runOf, TriesMemory, type NodeError, type Outcome, type Run } from './run';
-import { notSentError, toUserError } from './userErrors';
+import { failureContext, notSentError, toUserError } from '../userErrors';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 
@@ -33,7 +33,15 @@ export async function sendItem(this: IExecutePaginationFunctions, request: Reque
 		return [errorItem(this, invalid, itemIndex)];
 	}
 	const prepared = await run.whenPrepared();
-	if (!prepared && run.abandoned) return []; // n8n's loop threw: it reports its own error
+	if (!prepared && run.abandoned) {
+		// n8n's loop threw and reports its own error; under Continue On Fail say why nothing was sent.
+		if (!failureBecomesItem(this)) return [];
+		const why = new NodeOperationError(this.getNode(), `Not sent: n8n could not prepare every item of this run (item ${run.preparedCount} failed)`, {
+			itemIndex,
+			description: 'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
+		});
+		return [errorItem(this, why, itemIndex)];
+	}
 	const target = await run.apiTarget(this);
 	const outcome = prepared ? await outcomeOf(this, run, target, request) : notSent(this, run);
 	if ('error' in outcome) redactError(outcome.error, target.apiKey);
@@ -63,26 +71,25 @@ async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target:
 		},
 		timedOut: () => deadline?.aborted === true && context.getExecutionCancelSignal?.()?.aborted !== true,
 		failed: (failure, attempts, askedMs) =>
-			toUserError(context.getNode(), failure, { ...failureContext(request, attempts), askedMs }, itemIndex, target.apiKey),
+			toUserError(context.getNode(), failure, { ...failureContext(request.options, attempts), askedMs }, itemIndex, target.apiKey),
 		notSent: () => notSent(context, run),
 	});
 }
 
-/** One item's send, as the engine sees it: n8n's context stays in sendItem. */
+/**
+ * One item's send as the engine sees it (n8n's context stays in sendItem): `fingerprint` when
+ * outcomes are kept across Retry On Fail tries; `continues` when failures become items;
+ * `timedOut`, whether the last attempt's own deadline passed; `failed` and `notSent` build errors.
+ */
 export interface ItemSend {
 	run: Run;
 	itemIndex: number;
 	method: string;
-	/** The request's fingerprint, when outcomes are kept across n8n's Retry On Fail tries. */
 	fingerprint?: string;
-	/** Failures become items (Continue On Fail, a tool): the run goes on. */
 	continues: boolean;
 	attempt: () => Promise<INodeExecutionData[]>;
-	/** The last attempt failed because its own deadline passed. */
 	timedOut?: () => boolean;
-	/** The user's error of a failure that ends the item. */
 	failed: (failure: HttpFailure, attempts: number, askedMs?: number) => NodeError;
-	/** The error of an item that is not sent (again): stopped or cancelled. */
 	notSent: () => Outcome;
 }
 
@@ -183,17 +190,4 @@ function notSent(context: IExecutePaginationFunctions, run: Run): Outcome {
 
 function methodOf(request: Request): string {
 	return String(request.options.method ?? 'GET').toUpperCase();
-}
-
-function failureContext(request: Request, attempts: number) {
-	const { options } = request;
-	const id = options.qs?.id;
-	return {
-		method: methodOf(request),
-		path: String(options.url ?? ''),
-		origin: originOf(options.baseURL),
-		id: id === undefined ? undefined : String(id),
-		attempts,
-		timeoutMs: options.timeout,
-	};
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { isRetryable, type HttpFailure } from './failure';
-import { isHtml } from './output';
-import { redact } from '../redact';
+import { isRetryable, type HttpFailure } from './request/failure';
+import { isHtml } from './request/output';
+import { redact } from './redact';
+import { originOf } from './target';
 
 const MAX_MESSAGE_LENGTH = 300;
 
@@ -39,6 +40,19 @@ function rawServiceMessage(body: unknown): string | undefined {
 		return parts.join('; ');
 	}
 	return undefined;
+}
+
+/** Where and how a failed request went, for its message. */
+export function failureContext(options: { method?: unknown; url?: unknown; baseURL?: unknown; qs?: { id?: unknown }; timeout?: number }, attempts: number): FailureContext {
+	const id = options.qs?.id;
+	return {
+		method: String(options.method ?? 'GET').toUpperCase(),
+		path: String(options.url ?? ''),
+		origin: originOf(options.baseURL),
+		id: id === undefined ? undefined : String(id),
+		attempts,
+		timeoutMs: options.timeout,
+	};
 }
 
 export interface FailureContext {

@@ -1,0 +1,81 @@
+import type { Logger } from 'n8n-workflow';
+import { clock } from './request/limiter';
+
+/** Runs with fewer items log only their summary line. */
+const PROGRESS_FROM_ITEMS = 100;
+
+export interface ProgressFigures {
+	/** The limit on requests in flight now, and the highest it reached. */
+	concurrency: () => { now: number; peak: number };
+	inFlight: () => number;
+	/** The pace while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
+	pace: () => { now: number | undefined; lowest: number | undefined; waiting: number };
+}
+
+/**
+ * A long run's progress in n8n's log, all a user sees while a node runs: a line every tenth of the
+ * items (at most every 1,000), and a summary line when the run ends. Counts and figures only.
+ */
+export class Progress {
+	private succeeded = 0;
+
+	private failed = 0;
+
+	private retries = 0;
+
+	private retryWaiting = 0;
+
+	private readonly every: number;
+
+	private readonly startedAt = clock.now();
+
+	constructor(
+		private readonly total: number,
+		private readonly logger: Logger,
+		private readonly nodeName: string,
+		private readonly figures: ProgressFigures,
+	) {
+		this.every = Math.max(1, Math.min(1000, Math.ceil(total / 10)));
+	}
+
+	get done(): number {
+		return this.succeeded + this.failed;
+	}
+
+	retryWaitStarted(): void {
+		this.retries++;
+		this.retryWaiting++;
+	}
+
+	retryWaitEnded(): void {
+		this.retryWaiting--;
+	}
+
+	itemDone(succeeded: boolean): void {
+		if (succeeded) this.succeeded++;
+		else this.failed++;
+		if (this.done === this.total) this.logSummary('done');
+		else if (this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0) this.logProgress();
+	}
+
+	private logProgress(): void {
+		const { now: pace, waiting } = this.figures.pace();
+		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
+		this.logger.info(
+			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
+		);
+	}
+
+	private summarized = false;
+
+	/** Once per run: when every item has its outcome, or when the run ends before. */
+	logSummary(how: string): void {
+		if (this.summarized) return;
+		this.summarized = true;
+		const lowest = this.figures.pace().lowest;
+		const paced = lowest === undefined ? '' : `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
+		this.logger.info(
+			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}`,
+		);
+	}
+}
