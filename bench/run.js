@@ -3,8 +3,9 @@
 /**
  * npm run bench: bulk contact updates in a real n8n (the e2e suite's cached install), compared in
  * one run on one machine with: the simulator's own capacity (autocannon), n8n's HTTP Request
- * node, and the smallest possible declarative node (the engine's floor). Prints figures, never
- * asserts them; the table also goes to bench/results/latest.json and .md.
+ * node (the key typed into a header; in the default-settings rows also the key in a Header Auth
+ * credential), and the smallest possible declarative node (the engine's floor). Prints figures,
+ * never asserts them; the table also goes to bench/results/latest.json and .md.
  *
  *   npm run bench                  # all scenarios
  *   npm run bench -- --quick       # N = 1,000 only
@@ -178,18 +179,32 @@ function ratios(rows) {
 
 const share = (part, whole) => `${num((100 * part) / whole, 1)}%`;
 
+const HEADER_AUTH = 'HTTP Request node (Header Auth credential)';
+
+/** Ours against each HTTP Request baseline in the run: the key typed into a header, the key in a Header Auth credential. */
+function versusHttp(ours, key, headerAuth) {
+	const versus = (http, how) =>
+		http &&
+		`${num(http.result.wallMs / ours.result.wallMs, 2)}× ${how} (${num(http.result.wallMs / 1000, 1)} s, ${num(http.result.maxInFlight)} in flight)`;
+	return [
+		versus(key, 'the HTTP Request node with the key in a header'),
+		versus(headerAuth, 'the HTTP Request node with a Header Auth credential'),
+	]
+		.filter(Boolean)
+		.join(', ');
+}
+
 /** The default-settings rows against the issue's targets (issue 10), measured in the same run. */
 function defaultsReport(rows) {
 	const find = (name) => rows.find((row) => row.name === name);
 	const lines = [];
 	for (const latency of [100, 300]) {
-		const http = find(`HTTP Request node, ${latency} ms latency`);
 		const ours = find(`Voice Assistant, ${latency} ms latency`);
-		if (!http || !ours) continue;
+		if (!ours) continue;
 		const sequentialMs = ours.count * latency;
 		lines.push(
-			`${latency} ms latency, ${ours.count} updates: ours ${num(ours.result.wallMs / 1000, 1)} s (up to ${num(ours.result.maxInFlight)} in flight), ` +
-				`HTTP Request ${num(http.result.wallMs / 1000, 1)} s (${num(http.result.maxInFlight)} in flight): ${num(http.result.wallMs / ours.result.wallMs, 2)}× the HTTP Request node; ` +
+			`${latency} ms latency, ${ours.count} updates: ours ${num(ours.result.wallMs / 1000, 1)} s (up to ${num(ours.result.maxInFlight)} in flight); ` +
+				`${versusHttp(ours, find(`HTTP Request node, ${latency} ms latency`), find(`${HEADER_AUTH}, ${latency} ms latency`))}; ` +
 				`${num(sequentialMs / ours.result.wallMs, 1)}× a sequential loop (${ours.count} × ${latency} ms = ${num(sequentialMs / 1000)} s)`,
 		);
 	}
@@ -203,14 +218,11 @@ function defaultsReport(rows) {
 		);
 	}
 	const http0 = find('HTTP Request node, defaults, no latency');
+	const headerAuth0 = find(`${HEADER_AUTH}, defaults, no latency`);
 	const ours0 = find('Voice Assistant (Map Automatically), defaults, no latency');
-	if (http0 && ours0) {
-		const fixed = find('Voice Assistant (Map Automatically), fixed 10 in flight, no latency');
-		lines.push(
-			`no latency, ${ours0.count} updates: ${num(http0.result.wallMs / ours0.result.wallMs, 2)}× the HTTP Request node` +
-				(fixed ? ` (fixed 10 in flight, adaptive off: ${num(http0.result.wallMs / fixed.result.wallMs, 2)}×)` : ''),
-		);
-	}
+	const fixed = find('Voice Assistant (Map Automatically), fixed 10 in flight, no latency');
+	if (ours0) lines.push(`no latency, ${ours0.count} updates: ours ${num(ours0.result.wallMs / 1000, 1)} s; ${versusHttp(ours0, http0, headerAuth0)}`);
+	if (fixed) lines.push(`no latency, fixed 10 in flight, adaptive off: ${versusHttp(fixed, http0, headerAuth0)}`);
 	for (const row of rows.filter((r) => r.name.includes('chaos, seed'))) {
 		lines.push(
 			`${row.name}: ${row.result.executionFailed ? 'execution failed' : 'execution succeeded'}, ${row.result.succeeded} ok / ${row.result.failed} failed, ` +
@@ -284,6 +296,9 @@ async function defaultsRows(sim, ctx, record) {
 		await record(`HTTP Request node, ${latency} ms latency`, count, () =>
 			n8nRow(ctx, sim, { id: `httpLatency${latency}`, target: 'httpRequest', count }),
 		);
+		await record(`${HEADER_AUTH}, ${latency} ms latency`, count, () =>
+			n8nRow(ctx, sim, { id: `headerAuthLatency${latency}`, target: 'httpRequestHeaderAuth', count }),
+		);
 		await record(`Voice Assistant, ${latency} ms latency`, count, () =>
 			n8nRow(ctx, sim, { id: `oursLatency${latency}`, target: 'ours', count }),
 		);
@@ -293,6 +308,9 @@ async function defaultsRows(sim, ctx, record) {
 	await setSimulator(sim, {});
 	await record('HTTP Request node, defaults, no latency', big, () =>
 		n8nRow(ctx, sim, { id: 'httpDefaults', target: 'httpRequest', count: big }),
+	);
+	await record(`${HEADER_AUTH}, defaults, no latency`, big, () =>
+		n8nRow(ctx, sim, { id: 'headerAuthDefaults', target: 'httpRequestHeaderAuth', count: big }),
 	);
 	await record('Voice Assistant (Map Automatically), defaults, no latency', big, () =>
 		n8nRow(ctx, sim, { id: 'oursDefaults', target: 'ours', count: big }),
@@ -356,6 +374,7 @@ async function main() {
 		credentials: [
 			{ ...CREDENTIALS.voiceAssistant, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
 			{ ...CREDENTIALS.probe, type: 'benchProbeApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
+			{ ...CREDENTIALS.headerAuth, type: 'httpHeaderAuth', data: { name: 'x-api-key', value: API_KEY } },
 		],
 	});
 	const ctx = { bin, userFolder, dir };

@@ -11,6 +11,7 @@ const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
 const CREDENTIALS = {
 	voiceAssistant: { id: 'benchVoiceAssistant', name: 'Voice Assistant (bench)' },
 	probe: { id: 'benchProbe', name: 'Bench Probe (bench)' },
+	headerAuth: { id: 'benchHeaderAuth', name: 'Header Auth (bench)' },
 };
 
 const TARGET = 'Target';
@@ -34,7 +35,7 @@ const voiceAssistant = (parameters) => ({
 });
 
 const targets = {
-	/** n8n's HTTP Request node, configured as a user would for the same call. */
+	/** n8n's HTTP Request node, configured as a user would for the same call, the key typed into a header. */
 	httpRequest: (apiKey, baseUrl) => ({
 		type: 'n8n-nodes-base.httpRequest',
 		typeVersion: 4.2,
@@ -57,6 +58,16 @@ const targets = {
 			options: {},
 		},
 	}),
+	/** The same HTTP Request node with the key in a Header Auth credential (x-api-key), as users set it up. */
+	httpRequestHeaderAuth: (apiKey, baseUrl) => {
+		const node = targets.httpRequest(apiKey, baseUrl);
+		const { sendHeaders, headerParameters, ...parameters } = node.parameters;
+		return {
+			...node,
+			parameters: { ...parameters, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' },
+			credentials: { httpHeaderAuth: CREDENTIALS.headerAuth },
+		};
+	},
 	/** The smallest declarative node: the engine's own floor. */
 	probe: () => ({
 		type: 'n8n-nodes-bench-probe.benchProbe',
