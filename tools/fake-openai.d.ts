@@ -1,7 +1,10 @@
 import type { IncomingHttpHeaders } from 'http';
 
 /** One answer of the fake model: tool calls (name and arguments), or a final assistant message. */
-export type Reply = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+export type Answer = { toolCalls: Array<{ name: string; arguments: Record<string, unknown> }> } | { content: string };
+
+/** A reply of the script: an answer, or a function of the request it answers that returns one. */
+export type Reply = Answer | ((request: ModelRequest) => Answer);
 
 export interface ModelRequest {
 	method: string;

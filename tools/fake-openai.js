@@ -18,8 +18,9 @@
 const http = require('http');
 
 /**
- * @typedef {{ toolCalls: Array<{ name: string, arguments: object }> } | { content: string }} Reply
  * @typedef {{ method: string, path: string, headers: http.IncomingHttpHeaders, body: any }} ModelRequest
+ * @typedef {{ toolCalls: Array<{ name: string, arguments: object }> } | { content: string }} Answer
+ * @typedef {Answer | ((request: ModelRequest) => Answer)} Reply
  */
 
 const readJson = (req) =>
@@ -98,7 +99,9 @@ function send(res, status, body) {
 
 /**
  * Starts the fake model on 127.0.0.1 (a free port). `script(replies)` sets what the next model
- * requests are answered with, in order; a request beyond the script gets a 500 naming it.
+ * requests are answered with, in order; a request beyond the script gets a 500 naming it. A
+ * reply may be a function of the request it answers, for agents that work on several items at
+ * once and so ask in no fixed order.
  */
 async function startFakeOpenAi() {
 	/** @type {Reply[]} */
@@ -115,7 +118,8 @@ async function startFakeOpenAi() {
 		} catch {
 			return send(res, 400, { error: { message: 'The body is not JSON', type: 'invalid_request_error' } });
 		}
-		requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+		const request = { method: req.method ?? '', path, headers: req.headers, body };
+		requests.push(request);
 		const route = `${req.method} ${path}`;
 		const answer = { 'POST /v1/chat/completions': chatCompletion, 'POST /v1/responses': responsesAnswer }[route];
 		if (!answer) return send(res, 404, { error: { message: `Unknown route ${route}`, type: 'invalid_request_error' } });
@@ -127,7 +131,7 @@ async function startFakeOpenAi() {
 			return send(res, 500, { error: { message: `The fake model has no reply left for request ${requests.length}`, type: 'server_error' } });
 		}
 		answered += 1;
-		send(res, 200, answer(reply, body?.model ?? 'gpt-4o-mini', answered));
+		send(res, 200, answer(typeof reply === 'function' ? reply(request) : reply, body?.model ?? 'gpt-4o-mini', answered));
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);

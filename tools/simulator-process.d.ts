@@ -1,4 +1,4 @@
-import type { ModeOptions, RecordedRequest } from '../test/simulator';
+import type { FailureSpec, ModeOptions, RecordedRequest } from '../test/simulator';
 import type { StartedProcess } from './processes';
 
 /** What GET /__sim/summary answers (test/simulator/control.js). */
@@ -27,7 +27,7 @@ export interface SimulatorControl {
 	}>;
 	summary(): Promise<SimulatorSummary>;
 	reset(): Promise<unknown>;
-	failNext(spec: { status: number; body?: unknown; headers?: Record<string, string>; times?: number; method?: string; path?: string; id?: string }): Promise<unknown>;
+	failNext(spec: FailureSpec): Promise<unknown>;
 	/** Only the keys given change; null switches a mode off. */
 	setOptions(modes: ModeOptions): Promise<unknown>;
 }

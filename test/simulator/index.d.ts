@@ -116,6 +116,14 @@ export interface FailureSpec {
 	path?: string;
 	/** Only requests with this `id` query parameter match. */
 	id?: string;
+	/** Only requests whose JSON body has each of these fields with this value (compared as JSON) match. */
+	bodyFields?: Record<string, unknown>;
+	/**
+	 * With status 0 only: the request goes through as usual (auth, rate limit, validation) and,
+	 * once it is applied, its connection is cut instead of answered (outcome reset-after,
+	 * canned). Requests not applied do not use it up.
+	 */
+	afterApplying?: boolean;
 }
 
 export interface KnowledgeBase {
@@ -140,7 +148,7 @@ export interface Simulator {
 	readonly data: SimulatorData;
 	/** Clears requests, ledger, queued failures and stats, and refills the rate-limit bucket; keeps data. */
 	reset(): void;
-	/** Queues a canned answer, given before auth and validation, never applied. */
+	/** Queues a canned answer, given before auth and validation, never applied (or a cut after applying: afterApplying). */
 	failNext(spec: FailureSpec): void;
 	/** Changes only the keys present. */
 	setOptions(options: ModeOptions): void;

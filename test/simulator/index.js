@@ -8,7 +8,8 @@
  * credentials/, so that a mistake in the node's schemas is caught here.
  *
  * Each API request goes: record → canned failNext → auth (401) →
- * rate limit / chaos (429, 503, reset) → latency → validation → apply → answer.
+ * rate limit / chaos (429, 503, reset) → latency → validation → apply →
+ * a failNext cut after applying → answer.
  */
 
 const http = require('http');
@@ -46,13 +47,20 @@ function parseJsonOrUndefined(rawBody) {
  */
 function normalizeFailure(spec) {
 	if (typeof spec !== 'object' || spec === null) throw new TypeError('failNext needs an object');
-	const { status, times = 1, method, path, id, rawBody, body } = spec;
+	const { status, times = 1, method, path, id, rawBody, body, bodyFields, afterApplying = false } = spec;
 	if (!Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599))) {
 		throw new TypeError('failNext.status must be 0 (reset) or an HTTP status code');
 	}
 	if (!Number.isInteger(times) || times < 1) throw new TypeError('failNext.times must be at least 1');
 	if (rawBody !== undefined && typeof rawBody !== 'string') {
 		throw new TypeError('failNext.rawBody must be a string');
+	}
+	if (bodyFields !== undefined && (typeof bodyFields !== 'object' || bodyFields === null || Array.isArray(bodyFields))) {
+		throw new TypeError('failNext.bodyFields must be an object of field values');
+	}
+	if (typeof afterApplying !== 'boolean') throw new TypeError('failNext.afterApplying must be true or false');
+	if (afterApplying && status !== 0) {
+		throw new TypeError('failNext.afterApplying needs status 0: the connection is cut after the request was applied');
 	}
 	/** @type {Record<string, string>} */
 	const headers = {};
@@ -68,7 +76,22 @@ function normalizeFailure(spec) {
 		method: method ? method.toUpperCase() : undefined,
 		path,
 		id,
+		bodyFields,
+		afterApplying,
 	};
+}
+
+/**
+ * Whether a JSON body has every field of `fields` with the same value (compared as JSON).
+ * @param {unknown} body @param {Record<string, unknown> | undefined} fields
+ */
+function bodyHasFields(body, fields) {
+	if (fields === undefined) return true;
+	if (typeof body !== 'object' || body === null) return false;
+	return Object.entries(fields).every(
+		([name, value]) =>
+			Object.prototype.hasOwnProperty.call(body, name) && JSON.stringify(body[name]) === JSON.stringify(value),
+	);
 }
 
 /** @param {number} status */
@@ -121,13 +144,19 @@ async function createSimulator(options) {
 		failures.push(normalizeFailure(spec));
 	}
 
-	/** @param {string} method @param {string} path @param {Record<string, string>} query */
-	function takeFailure(method, path, query) {
+	/**
+	 * The first queued failure matching the request, for the moment asked: on arrival, or
+	 * after the request was applied (afterApplying).
+	 * @param {RecordedRequest} record @param {boolean} afterApplying
+	 */
+	function takeFailure({ method, path, query, body }, afterApplying) {
 		const index = failures.findIndex(
 			(f) =>
+				f.afterApplying === afterApplying &&
 				(!f.method || f.method === method) &&
 				(!f.path || f.path === path) &&
-				(f.id === undefined || f.id === query.id),
+				(f.id === undefined || f.id === query.id) &&
+				bodyHasFields(body, f.bodyFields),
 		);
 		if (index === -1) return undefined;
 		const failure = failures[index];
@@ -225,7 +254,7 @@ async function createSimulator(options) {
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
 
-			const canned = takeFailure(record.method, record.path, record.query);
+			const canned = takeFailure(record, false);
 			if (canned) {
 				record.canned = true;
 				if (canned.status === 0) return resetSocket('reset-before');
@@ -265,6 +294,10 @@ async function createSimulator(options) {
 			if (result.applied) recordApplied(result.applied);
 			// 'reset-after' means processed, then cut off: applied if it was valid.
 			if (fate === 'reset-after') return resetSocket('reset-after');
+			if (result.applied && takeFailure(record, true)) {
+				record.canned = true;
+				return resetSocket('reset-after');
+			}
 			reply(result.status, result.status < 400 ? 'applied' : 'rejected', result.body, result.headers);
 		} catch (error) {
 			reply(500, 'rejected', { message: `Simulator error: ${error.message}` });

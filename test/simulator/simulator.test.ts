@@ -442,9 +442,38 @@ describe('simulator', () => {
 			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
 		});
 
+		it('only matches a body with the given field values', async () => {
+			sim.failNext({ status: 400, body: { message: 'Do not call' }, bodyFields: { email: 'grace@example.com', phone_number: ['+15550100'] } });
+			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody })).status).toBe(200);
+			const grace = { ...playgroundBody, email: 'grace@example.com' };
+			const refused = await call(sim, 'POST', PLAYGROUND_PATH, { body: grace });
+			expect(refused.status).toBe(400);
+			expect(refused.json).toEqual({ message: 'Do not call' });
+			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: grace })).status).toBe(200);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+
+		it('cuts the connection after applying (afterApplying), once the request is applied', async () => {
+			sim.failNext({ status: 0, afterApplying: true, bodyFields: { email: 'grace@example.com' } });
+			const grace = { ...playgroundBody, email: 'grace@example.com' };
+			// Not applied (invalid, or another body): neither answer uses it up.
+			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: { ...grace, dialer_id: '' } })).status).toBe(400);
+			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody })).status).toBe(200);
+			await expect(call(sim, 'POST', PLAYGROUND_PATH, { body: grace })).rejects.toThrow();
+			expect(sim.requests[2]).toMatchObject({ status: 0, outcome: 'reset-after', canned: true });
+			expect(sim.ledger.applied.map((entry) => (entry.body as { email: string }).email)).toEqual([
+				'ada@example.com',
+				'grace@example.com',
+			]);
+			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: grace })).status).toBe(200);
+			expect(sim.stats.inFlight).toBe(0);
+		});
+
 		it('rejects an invalid spec', () => {
 			expect(() => sim.failNext({ status: 42 })).toThrow(TypeError);
 			expect(() => sim.failNext({ status: 500, times: 0 })).toThrow(TypeError);
+			expect(() => sim.failNext({ status: 500, afterApplying: true })).toThrow(TypeError);
+			expect(() => sim.failNext({ status: 500, bodyFields: ['email'] as never })).toThrow(TypeError);
 		});
 	});
 
