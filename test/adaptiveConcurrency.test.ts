@@ -62,7 +62,7 @@ describe('ConcurrencyLimit', () => {
 	});
 });
 
-describe('ConcurrencyLimiter with a moving bound', () => {
+describe('Limiter with a moving limit', () => {
 	const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 	it('a higher bound admits waiters at once, in order; a lower one takes effect as holders leave', async () => {

@@ -1,7 +1,7 @@
 /**
  * The rate pacer driven by a fake clock and scripted answers (no timers, no timing asserts): a
  * token-bucket service like a real rate limit, and random 429s like a busy service. The
- * concurrency controller decides when pacing starts, as in a run (RunState).
+ * concurrency controller decides when pacing starts, as in a run (Run.answered).
  */
 import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
@@ -36,7 +36,7 @@ function tokenBucket(ratePerSec: number, now: () => number) {
 
 /**
  * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would
- * otherwise send one every `gapMs`), the controller told of each answer as RunState does;
+ * otherwise send one every `gapMs`), the controller told of each answer as Run.answered does;
  * returns how many of them the service answered 429.
  */
 function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1) {

@@ -4,7 +4,7 @@ import { isUnset } from './spec/coerce';
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
 	maxConcurrency: number;
-	/** Automatic mode: the bound follows the service's pushback (see ConcurrencyController). */
+	/** Automatic mode: the bound follows the service's pushback (see ConcurrencyLimit). */
 	adaptiveConcurrency: boolean;
 	retry: boolean;
 	maxRetries: number;
