@@ -111,6 +111,11 @@ export class Run {
 		return this.ending === 'cancelled';
 	}
 
+	/** n8n's loop is still preparing this run's items: a later item may join it. */
+	get preparing(): boolean {
+		return this.readyAt === undefined && !this.ending;
+	}
+
 	/** Items n8n's loop prepared so far. */
 	get preparedCount(): number {
 		return this.prepared;
@@ -304,13 +309,13 @@ const runOfRequest = new WeakMap<object, Run>();
 
 /**
  * Called from every item's preSend. n8n prepares the items of a run in order, item 0 first: item
- * 0 starts a run and the others join it. A run that item 0 of a later try or tool call finds
- * still unprepared was abandoned by n8n.
+ * 0 (or the first item n8n could prepare) starts a run and the others join it while it is still
+ * preparing. A run that item 0 of a later try or tool call finds still unprepared was abandoned.
  */
 export function joinRun(context: IExecuteSingleFunctions, request: IHttpRequestOptions): Run {
 	const key = context.getExecuteData() ?? context;
 	let run = latestRun.get(key);
-	if (context.getItemIndex() === 0 || !run) {
+	if (context.getItemIndex() === 0 || !run?.preparing) {
 		run?.abandonIfUnprepared();
 		const node = context.getNode();
 		let tries: TriesMemory | undefined;
