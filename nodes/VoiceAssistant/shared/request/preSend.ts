@@ -1,10 +1,8 @@
 import type { IExecuteSingleFunctions, IHttpRequestOptions, PreSendAction } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { buildRequest, type RequestContract } from '../spec/contract';
 import { invalidInputError } from '../spec/validation';
 import { failureBecomesItem } from './output';
 import { joinRun } from './run';
-
 
 /**
  * The preSend hook of an operation: builds the request and checks it against the spec. It never
@@ -17,12 +15,6 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		const run = joinRun(this, options);
 		const itemIndex = this.getItemIndex();
 		run.itemPrepared(itemIndex);
-		if (run.abandoned) {
-			throw new NodeOperationError(this.getNode(), `Item ${itemIndex} was prepared after the run had given up waiting for it`, {
-				itemIndex,
-				description: 'Nothing was sent for this run. Run the node again.',
-			});
-		}
 		const built = buildRequest(contract, options, this);
 		if (!('problems' in built)) {
 			if (contract.body) options.body = built.body;
