@@ -30,6 +30,11 @@ export interface LiveN8n {
 	executions(workflowId: string): Promise<ExecutionSummary[]>;
 	/** One execution with its run data (`data.resultData.runData`), or undefined. */
 	execution(id: string): Promise<any>;
+	/**
+	 * Runs a workflow as the editor's "Execute workflow" button does (manual mode: pinned data
+	 * is used), from the given trigger, and waits until it has finished; returns the execution.
+	 */
+	runManually(workflowId: string, triggerName: string, timeoutMs?: number): Promise<any>;
 	/** Everything n8n printed so far (its log goes to stdout). */
 	log(): string;
 	stop(): Promise<void>;
@@ -94,6 +99,18 @@ export async function startLiveN8n(
 			if (!data) return undefined;
 			// The run data is stored and sent in the `flatted` format.
 			return { ...data, data: typeof data.data === 'string' ? unflatten(data.data) : data.data };
+		},
+		async runManually(workflowId, triggerName, timeoutMs = 180_000) {
+			// n8n 1.x and 2.8 run the workflow given in the body, 2.41 the saved one: send both.
+			const workflowData = await ok('GET', `/workflows/${workflowId}`);
+			const started = await ok('POST', `/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
+			if (!started?.executionId) throw new Error(`the manual run of ${workflowId} did not start: ${JSON.stringify(started).slice(0, 1000)}`);
+			const id = String(started.executionId);
+			return waitFor(`manual execution ${id} of ${workflowId}`, async () => {
+				const execution = await ok('GET', `/executions/${id}`).catch(() => undefined);
+				if (!execution || !['success', 'error', 'crashed', 'canceled'].includes(execution.status)) return undefined;
+				return { ...execution, data: typeof execution.data === 'string' ? unflatten(execution.data) : execution.data };
+			}, timeoutMs);
 		},
 		log: () => `${n8n.proc.readStdout()}\n${n8n.proc.readStderr()}`,
 		stop: () => n8n.stop(),

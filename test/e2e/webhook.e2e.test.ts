@@ -98,7 +98,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('a caller without the right header is turned away by n8n (403); nothing is sent', async () => {
-		for (const headers of [{}, { [HEADER]: 'wrong-token' }]) {
+		for (const headers of [{}, { [HEADER]: 'wrong-token' }] as Array<Record<string, string>>) {
 			const answer = await post(caller(2), headers);
 			expect(answer.status).toBe(403);
 		}
