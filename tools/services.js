@@ -30,12 +30,13 @@ function postgresBinDir() {
 
 /** Why PostgreSQL cannot be started here (no binaries), or undefined when it can. */
 function postgresMissing() {
+	let dir;
 	try {
-		postgresBinDir();
-		return undefined;
+		dir = postgresBinDir();
 	} catch (error) {
 		return error.message;
 	}
+	return fs.existsSync(path.join(dir, 'postgres')) ? undefined : `PostgreSQL is not installed: no ${path.join(dir, 'postgres')} (apt-get install postgresql)`;
 }
 
 /** Polls `check` until it is true; fails when `proc` exits or the time is up. */
