@@ -90,7 +90,7 @@ export async function startLiveN8n(
 		},
 		async executions(workflowId) {
 			const filter = encodeURIComponent(JSON.stringify({ workflowId }));
-			const data = await ok('GET', `/executions?filter=${filter}&limit=250`);
+			const data = await ok('GET', `/executions?filter=${filter}&limit=100`);
 			const results = (data.results ?? data) as ExecutionSummary[];
 			return results.map((row) => ({ ...row, id: String(row.id) })).sort((a, b) => Number(a.id) - Number(b.id));
 		},
@@ -109,6 +109,8 @@ export async function startLiveN8n(
 			return waitFor(`manual execution ${id} of ${workflowId}`, async () => {
 				const execution = await ok('GET', `/executions/${id}`).catch(() => undefined);
 				if (!execution || !['success', 'error', 'crashed', 'canceled'].includes(execution.status)) return undefined;
+				// n8n 1.x may report the status a moment before the run data is readable.
+				if (!execution.data) return undefined;
 				return { ...execution, data: typeof execution.data === 'string' ? unflatten(execution.data) : execution.data };
 			}, timeoutMs);
 		},
