@@ -62,10 +62,12 @@ export async function startLiveN8n(
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
-		let parsed: any = text;
+		let parsed: any;
 		try {
 			parsed = JSON.parse(text);
-		} catch {}
+		} catch {
+			parsed = text; // not JSON: the text itself
+		}
 		return { status: response.status, body: parsed };
 	}
 

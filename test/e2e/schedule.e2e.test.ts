@@ -34,7 +34,6 @@ function everyFewSeconds(): Workflow {
 /** The contacts the example's CRM stand-in returns (read from its Code node by running it). */
 function exampleContacts(workflow: Workflow): Array<Record<string, string>> {
 	const code = workflow.nodes.find((node) => node.name === 'Contacts from your CRM')?.parameters.jsCode as string;
-	// eslint-disable-next-line @typescript-eslint/no-implied-eval
 	return (new Function(code)() as Array<{ json: Record<string, string> }>).map((item) => item.json);
 }
 
