@@ -21,6 +21,8 @@ export interface ExecutionSummary {
 export interface LiveN8n {
 	n8n: RunningN8n;
 	url: string;
+	/** The owner's auth cookie (`n8n-auth=…`). */
+	cookie: string;
 	/** A REST call with the owner's cookie; the parsed JSON body (n8n wraps most in `data`). */
 	rest(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }>;
 	/** Activates (publishes) a workflow, as the editor's toggle does. */
@@ -80,6 +82,7 @@ export async function startLiveN8n(
 	return {
 		n8n,
 		url: n8n.url,
+		cookie,
 		rest,
 		async activate(workflowId) {
 			const { versionId } = await ok('GET', `/workflows/${workflowId}`);

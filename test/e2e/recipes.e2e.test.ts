@@ -27,6 +27,7 @@ import {
 } from './helpers';
 import type { RecordedRequest } from '../simulator';
 import { startLiveN8n, waitFor, type LiveN8n } from './live';
+import { CHROMIUM, workflowPictures } from './browser/workflow-pictures';
 import { importIntoN8n, n8nBin, requestedVersions } from '../../tools/n8n';
 import { postgresMissing, startPostgres, type Postgres } from '../../tools/services';
 
@@ -127,6 +128,12 @@ const csvRow = (i: number): Record<string, string> => ({
 });
 
 const CRM_EXAMPLE = 'crm-nodes-contacts.json';
+/** The recipes of the README, by example file, with their names (pictures are taken of these). */
+const EXAMPLE_FILES: Record<string, string> = Object.fromEntries(
+	['scheduled-contact-update.json', PG_EXAMPLE, DT_EXAMPLE, CSV_EXAMPLE, CRM_EXAMPLE, 'webhook-playground-call.json'].map((file) => [file, readExample(file).name]),
+);
+/** The version whose editor the README's pictures come from (as the editor checks' pictures). */
+const PICTURES_VERSION = '2.8.4';
 const CRM_TRIGGER = "When clicking 'Execute workflow'";
 /** What reaches the service from the pinned CRM output, by contact id. */
 const CRM_EXPECTED = {
@@ -177,10 +184,14 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			expect((await sim().requests()).flatMap(specProblems)).toEqual([]);
 		});
 
+		/** The saved copy of each example, by file. */
+		const saved: Record<string, string> = {};
 		/** Saves a workflow through the REST API, as the editor does; returns its id. */
 		async function save(workflow: Workflow): Promise<string> {
 			const answer = await live.rest('POST', '/workflows', { ...without(workflow, 'id'), active: false });
 			expect([answer.status, typeof answer.body.data?.id]).toEqual([200, 'string']);
+			const file = Object.entries(EXAMPLE_FILES).find(([, name]) => name === workflow.name)?.[0];
+			if (file) saved[file] = answer.body.data.id;
 			return answer.body.data.id as string;
 		}
 
@@ -468,7 +479,24 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				expect(runData[crm][0].data?.main[0].map((item) => item.json)).toEqual((items as Array<{ json: object }>).map((item) => item.json));
 			}
 		});
+
+		// The README's pictures of the recipes (docs/images/recipe-*.png), when asked: about 2 minutes.
+		const pictures = !!process.env.VA_RECIPE_PICTURES && fs.existsSync(CHROMIUM) && version === PICTURES_VERSION;
+		(pictures ? test : test.skip)(
+			`pictures of the recipe workflows in the editor (Chromium, n8n ${PICTURES_VERSION}; only with VA_RECIPE_PICTURES=<folder>)`,
+			async () => {
+				for (const file of Object.keys(EXAMPLE_FILES)) if (!saved[file]) await save(readExample(file));
+				const outDir = path.resolve(process.env.VA_RECIPE_PICTURES as string);
+				const written = await workflowPictures({
+					url: live.url,
+					cookie: live.cookie,
+					outDir,
+					workflows: Object.keys(EXAMPLE_FILES).map((file) => ({ id: saved[file], file: `recipe-${path.basename(file, '.json')}` })),
+					log: (line) => process.stdout.write(`[recipes ${version}] ${line}\n`),
+				});
+				expect(written).toHaveLength(Object.keys(EXAMPLE_FILES).length);
+				for (const png of written) expect(fs.statSync(png).size).toBeGreaterThan(10_000);
+			},
+		);
 	});
-
 });
-
