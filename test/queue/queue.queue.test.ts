@@ -28,7 +28,7 @@ import { runProcess, sleep } from '../../tools/processes';
 import type { Cluster, ExecutionRow, Executions, Postgres, Redis, Worker } from './lib';
 import { queueVersions, startCluster } from './lib/cluster';
 import { executionsOf, processedKeyHash } from './lib/executions';
-import { startPostgres, startRedis } from './lib/services';
+import { startPostgres, startRedis } from '../../tools/services';
 
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
 const BULK_EXECUTIONS = Number(process.env.N8N_QUEUE_BULK_EXECUTIONS ?? 4);

@@ -47,7 +47,7 @@ export function executeWorkflow(
 	bin: string,
 	id: string,
 	userFolder: string,
-	options?: { timeoutMs?: number },
+	options?: { timeoutMs?: number; extra?: Record<string, string> },
 ): Promise<{ code: number | null; run: N8nRun; stdout: string; stderr: string }>;
 export function executeWorkflowProcess(
 	bin: string,

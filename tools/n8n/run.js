@@ -111,9 +111,9 @@ async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000
 	});
 }
 
-/** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. */
-async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000 } = {}) {
-	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true });
+/** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. `extra`: more environment. */
+async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra } = {}) {
+	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true, extra });
 	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
 	const run = parseExecuteOutput(result.stdout);
 	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${tail(result)}`);

@@ -1,29 +1,7 @@
 /** Types of the queue-mode harness (plain CommonJS, like tools/). */
 import type { N8nRun, RunningN8n } from '../../../tools/n8n';
 import type { StartedProcess } from '../../../tools/processes';
-
-export interface Redis {
-	host: string;
-	port: number;
-	dataDir: string;
-	proc: StartedProcess;
-	/** Everything Redis holds, as the text of an uncompressed snapshot. */
-	snapshot(): Promise<string>;
-	stop(): Promise<void>;
-}
-
-export interface Postgres {
-	host: string;
-	port: number;
-	user: string;
-	password: string;
-	dataDir: string;
-	proc: StartedProcess;
-	createDatabase(name: string): Promise<string>;
-	query(database: string, sql: string): Promise<string[][]>;
-	dump(database: string): Promise<string>;
-	stop(): Promise<void>;
-}
+export type { Postgres, Redis } from '../../../tools/services';
 
 export interface Worker {
 	name: string;

@@ -1,8 +1,9 @@
 'use strict';
 
 /**
- * Redis and PostgreSQL for the queue-mode suite: the binaries of Debian's `redis-server` and
- * `postgresql` packages (.ci/run installs them), never their system services. Each is started
+ * Redis and PostgreSQL for the queue-mode suite and the e2e suite's recipes: the binaries of
+ * Debian's `redis-server` and `postgresql` packages (.ci/run installs them), never their system
+ * services. Each is started
  * here on 127.0.0.1, on a free port, with a throwaway data folder, in its own process group
  * (tools/processes.js: it never outlives the test run), and removed again by stop().
  *
@@ -13,7 +14,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { cleanEnv, freePort, killGroup, runProcess, sleep, startProcess } = require('../../../tools/processes');
+const { cleanEnv, freePort, killGroup, runProcess, sleep, startProcess } = require('./processes');
 
 /** The newest /usr/lib/postgresql/<major>/bin, or PG_BIN. */
 function postgresBinDir() {
@@ -25,6 +26,17 @@ function postgresBinDir() {
 	if (!majors.length) throw new Error('PostgreSQL is not installed: apt-get install postgresql (.ci/run does)');
 	majors.sort((a, b) => Number(b) - Number(a));
 	return path.join(root, majors[0], 'bin');
+}
+
+/** Why PostgreSQL cannot be started here (no binaries), or undefined when it can. */
+function postgresMissing() {
+	let dir;
+	try {
+		dir = postgresBinDir();
+	} catch (error) {
+		return error.message;
+	}
+	return fs.existsSync(path.join(dir, 'postgres')) ? undefined : `PostgreSQL is not installed: no ${path.join(dir, 'postgres')} (apt-get install postgresql)`;
 }
 
 /** Polls `check` until it is true; fails when `proc` exits or the time is up. */
@@ -183,4 +195,4 @@ async function startPostgres({ logDir }) {
 	};
 }
 
-module.exports = { startPostgres, startRedis };
+module.exports = { postgresMissing, startPostgres, startRedis };
