@@ -5,7 +5,7 @@ import { clock } from './request/limiter';
 const PROGRESS_FROM_ITEMS = 100;
 
 export interface ProgressFigures {
-	/** The limit on requests in flight now, and the highest it reached. */
+	/** The limit on requests in flight now, and the most requests that were in flight at once. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;
 	/** The pace while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */

@@ -124,6 +124,9 @@ export class Limiter {
 
 	private readonly waiting = new WaiterQueue<boolean>(false);
 
+	/** The most holders at once so far. */
+	peak = 0;
+
 	constructor(private limit: number) {}
 
 	get inUse(): number {
@@ -152,9 +155,11 @@ export class Limiter {
 	private async acquire(signal: AbortSignal): Promise<boolean> {
 		if (signal.aborted) return false;
 		if (this.active < this.limit) {
-			this.active++;
+			this.peak = Math.max(this.peak, ++this.active);
 			return true;
 		}
-		return await this.waiting.wait(signal);
+		const served = await this.waiting.wait(signal);
+		this.peak = Math.max(this.peak, this.active);
+		return served;
 	}
 }

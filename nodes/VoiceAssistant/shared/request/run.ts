@@ -97,7 +97,7 @@ export class Run {
 		this.limit = policy.adaptiveConcurrency ? new ConcurrencyLimit(policy.maxConcurrency) : undefined;
 		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
 		this.progress = new Progress(total, log.logger, log.nodeName, {
-			concurrency: () => ({ now: this.limit?.limit ?? policy.maxConcurrency, peak: this.limit?.peak ?? policy.maxConcurrency }),
+			concurrency: () => ({ now: this.limit?.limit ?? policy.maxConcurrency, peak: this.limiter.peak }),
 			inFlight: () => this.limiter.inUse - this.paceWaiting,
 			pace: () => ({ now: this.pace?.pacer.rate, lowest: this.lowestPace, waiting: this.paceWaiting }),
 		});
