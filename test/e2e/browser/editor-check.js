@@ -25,16 +25,11 @@
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { login } = require('../../../tools/n8n');
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../../../tools/package-names');
+const { openLoopbackBrowser } = require('./chromium');
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	...['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-	...['--disable-background-networking', '--disable-component-update', '--disable-sync'],
-];
 const VIEWPORT = { width: 1280, height: 800 };
 const TIMEOUT_MS = 90_000;
 
@@ -216,9 +211,7 @@ async function checkEditor(options) {
 	const only = options.only?.length ? options.only : PICTURES;
 	const unknown = only.filter((name) => !PICTURES.includes(name));
 	if (unknown.length) throw new Error(`unknown pictures: ${unknown.join(', ')}; known: ${PICTURES.join(', ')}`);
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
 	fs.mkdirSync(outDir, { recursive: true });
-	const { chromium } = require('playwright-core');
 
 	const cookie = await login(url, options);
 	if (!cookie) throw new Error('POST /rest/login set no n8n-auth cookie');
@@ -230,24 +223,11 @@ async function checkEditor(options) {
 	}
 	const problems = [];
 	const report = { credential: {}, actions: [], panels: [], assistants: [], pictures: [], problems };
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
-		args: CHROMIUM_ARGS,
-		viewport: VIEWPORT,
-		timeout: 60_000,
-	});
+	const { context, close } = await openLoopbackBrowser({ url, cookie, viewport: VIEWPORT });
 	let workflow;
 	try {
 		workflow = await rest('POST', '/workflows', editorWorkflow(credential));
 		log(`workflow ${workflow.id}, credential "${credential.name}" -> ${credential.data.baseUrl}`);
-		// Loopback only: whatever the editor would fetch elsewhere (fonts, banners) is refused.
-		await context.route('**/*', (route) => {
-			const { hostname } = new URL(route.request().url());
-			return ['127.0.0.1', 'localhost'].includes(hostname) ? route.continue() : route.abort();
-		});
-		const [name, ...value] = cookie.split('=');
-		await context.addCookies([{ name, value: value.join('='), url }]);
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(TIMEOUT_MS);
 		const picture = (file) => async (target) => {
@@ -326,8 +306,7 @@ async function checkEditor(options) {
 			});
 		}
 	} finally {
-		await context.close();
-		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await close();
 		if (workflow) {
 			// n8n 2.x deletes only archived workflows; 1.x has no archive.
 			await rest('POST', `/workflows/${workflow.id}/archive`).catch(() => {});

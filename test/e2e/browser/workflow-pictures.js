@@ -8,14 +8,9 @@
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
+const { CHROMIUM, openLoopbackBrowser } = require('./chromium');
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-	...['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run'],
-	...['--disable-background-networking', '--disable-component-update', '--disable-sync'],
-];
 const VIEWPORT = { width: 1400, height: 800 };
 
 /**
@@ -23,24 +18,10 @@ const VIEWPORT = { width: 1400, height: 800 };
  * @returns {Promise<string[]>} the PNG files written
  */
 async function workflowPictures({ url, cookie, outDir, workflows, log = () => {} }) {
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
 	fs.mkdirSync(outDir, { recursive: true });
-	const { chromium } = require('playwright-core');
-	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-chromium-'));
-	const context = await chromium.launchPersistentContext(userDataDir, {
-		executablePath: CHROMIUM,
-		args: CHROMIUM_ARGS,
-		viewport: VIEWPORT,
-		timeout: 60_000,
-	});
+	const { context, close } = await openLoopbackBrowser({ url, cookie, viewport: VIEWPORT });
 	const written = [];
 	try {
-		await context.route('**/*', (route) => {
-			const { hostname } = new URL(route.request().url());
-			return ['127.0.0.1', 'localhost'].includes(hostname) ? route.continue() : route.abort();
-		});
-		const [name, ...value] = cookie.split('=');
-		await context.addCookies([{ name, value: value.join('='), url }]);
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(90_000);
 		// Only the workflow: no toasts, banners, canvas buttons, tabs or "Execute workflow" over it.
@@ -75,8 +56,7 @@ async function workflowPictures({ url, cookie, outDir, workflows, log = () => {}
 			log(`${file}.png in ${Math.round((Date.now() - started) / 100) / 10} s`);
 		}
 	} finally {
-		await context.close();
-		fs.rmSync(userDataDir, { recursive: true, force: true });
+		await close();
 	}
 	return written;
 }
