@@ -88,7 +88,7 @@ export class WaiterQueue<T> {
 		if (signal.aborted) return this.leaveValue;
 		if (!this.watched.has(signal)) {
 			this.watched.add(signal);
-			signal.addEventListener('abort', () => this.dropWaitersOf(signal), { once: true });
+			onAbort(signal, () => this.dropWaitersOf(signal));
 		}
 		return await new Promise<T>((resolve) => this.waiting.push({ signal, resolve }));
 	}

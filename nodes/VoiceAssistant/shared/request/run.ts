@@ -71,7 +71,10 @@ export class Run {
 	/** Items whose input was invalid while failures become items: answered without a request. */
 	readonly invalidItems = new Map<number, NodeOperationError>();
 
+	/** Whether each of the latest RECENT answers was a 429, and how many were. */
 	private readonly recent: boolean[] = [];
+
+	private recentThrottled = 0;
 
 	private throttledSinceCut = 0;
 
@@ -215,8 +218,9 @@ export class Run {
 		const throttled = kind === 'rate-limited';
 		if (throttled) this.throttledSinceCut++;
 		this.recent.push(throttled);
-		if (this.recent.length > RECENT) this.recent.shift();
-		if (this.recent.filter(Boolean).length >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
+		if (throttled) this.recentThrottled++;
+		if (this.recent.length > RECENT && this.recent.shift()) this.recentThrottled--;
+		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		// Once paced, 429s move the pace, not the limit on requests in flight.
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
