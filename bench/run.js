@@ -12,6 +12,8 @@
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
  *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos)
  *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
+ *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
+ *   npm run bench -- --n8n=2.41.1  # another cached n8n version (default 2.8.4; its default expression engine)
  *   npm run bench -- --help        # this text
  */
 
@@ -26,7 +28,8 @@ const { sleep } = require('../tools/processes');
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
 const { CREDENTIALS, TARGET, benchWorkflow } = require('./workflows');
 
-const N8N_VERSION = '2.8.4';
+const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
+const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : '2.8.4';
 const API_KEY = 'bench-api-key';
 const args = new Set(process.argv.slice(2));
 const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
@@ -83,8 +86,8 @@ async function loadToolRow(sim, count) {
 }
 
 /** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
-async function n8nRow(ctx, sim, { id, target, count, options }) {
-	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options });
+async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
+	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options, shape });
 	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
 	await sim.reset();
 
@@ -288,6 +291,38 @@ async function standardRows(sim, ctx, record, counts) {
 	);
 }
 
+const MAPPING_ROWS = [
+	['HTTP Request node (Header Auth, body as one JSON expression: 2 expressions/item)', 'httpRequestJsonBody', 'api'],
+	['HTTP Request node (Header Auth, each field an expression: 4 expressions/item)', 'httpRequestHeaderAuth', 'api'],
+	['Voice Assistant, Map Each Field Manually (4 expressions/item)', 'oursManual', 'api'],
+	['Voice Assistant, Map Automatically, CRM column names in Input Columns', 'oursColumns', 'crm'],
+	['Voice Assistant, Map Automatically (API names)', 'ours', 'api'],
+];
+
+/** Issue 20's mapping rows: how a bulk run maps its input, no latency, defaults, on the n8n given. */
+async function mappingRows(sim, ctx, record) {
+	const count = 10_000;
+	await setSimulator(sim, {});
+	for (const [name, target, shape] of MAPPING_ROWS) {
+		await record(name, count, () => n8nRow(ctx, sim, { id: `mapping${target}`, target, count, shape }));
+	}
+}
+
+function mappingReport(rows) {
+	const find = (name) => rows.find((row) => row.name === name)?.result;
+	const [httpJson, httpFields, manual, columns, auto] = MAPPING_ROWS.map(([name]) => find(name));
+	if (!httpJson || !manual) return '';
+	const versus = (ours, base) => (ours && base ? `${num(base.wallMs / ours.wallMs, 2)}×` : '—');
+	return [
+		`Mapping on n8n ${N8N_VERSION} (expression engine: ${process.env.N8N_EXPRESSION_ENGINE ?? 'the default'}), 10,000 updates, speed against the HTTP Request node:`,
+		`  by expressions: ${num(manual.wallMs / 1000, 1)} s = ${versus(manual, httpJson)} HTTP Request with 2 expressions (${num(httpJson.wallMs / 1000, 1)} s), ${versus(manual, httpFields)} with the same 4 (${num(httpFields?.wallMs / 1000, 1)} s)`,
+		columns ? `  by CRM column names: ${num(columns.wallMs / 1000, 1)} s = ${versus(columns, httpJson)} / ${versus(columns, httpFields)}` : '',
+		auto ? `  Map Automatically (API names): ${num(auto.wallMs / 1000, 1)} s = ${versus(auto, httpJson)} / ${versus(auto, httpFields)}` : '',
+	]
+		.filter(Boolean)
+		.join('\n');
+}
+
 /** Issue 10's rows: default settings on both sides, the HTTP Request node in the same run. */
 async function defaultsRows(sim, ctx, record) {
 	const count = 2_000;
@@ -391,8 +426,11 @@ async function main() {
 	const loadBefore = load();
 
 	try {
-		if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
-		await defaultsRows(sim, ctx, record);
+		if (args.has('--mapping')) await mappingRows(sim, ctx, record);
+		else {
+			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
+			await defaultsRows(sim, ctx, record);
+		}
 
 		if (args.has('--big')) {
 			await setSimulator(sim, {});
@@ -406,12 +444,12 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
 	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
-	const name = only ? 'only' : defaultsOnly ? 'defaults' : 'latest';
+	const name = only ? 'only' : args.has('--mapping') ? `mapping-${N8N_VERSION}` : defaultsOnly ? 'defaults' : 'latest';
 	fs.writeFileSync(path.join(results, `${name}.md`), report);
 	fs.writeFileSync(path.join(results, `${name}.json`), JSON.stringify({ machine, load: loadLine, rows }, null, 2));
 	fs.rmSync(dir, { recursive: true, force: true });

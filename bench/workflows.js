@@ -16,11 +16,16 @@ const CREDENTIALS = {
 
 const TARGET = 'Target';
 
-function contactsCode(count, prefix) {
+/** The columns of a CRM export, as the "CRM columns" rows read them (Input Columns). */
+const CRM_COLUMNS = { id: 'Record ID', first_name: 'First Name', last_name: 'Last Name', phone: 'Phone Number' };
+
+function contactsCode(count, prefix, shape = 'api') {
+	const names = shape === 'crm' ? CRM_COLUMNS : { id: 'id', first_name: 'first_name', last_name: 'last_name', phone: 'phone' };
+	const key = (field) => JSON.stringify(names[field]);
 	return [
 		`const items = [];`,
 		`for (let i = 0; i < ${count}; i++) {`,
-		`  items.push({ json: { id: '${prefix}-' + i, first_name: 'First' + i, last_name: 'Last' + i, phone: '+1555' + String(i).padStart(7, '0') } });`,
+		`  items.push({ json: { ${key('id')}: '${prefix}-' + i, ${key('first_name')}: 'First' + i, ${key('last_name')}: 'Last' + i, ${key('phone')}: '+1555' + String(i).padStart(7, '0')${shape === 'crm' ? `, 'Contact owner': 'Sam Seller'` : ''} } });`,
 		`}`,
 		`return items;`,
 	].join('\n');
@@ -91,6 +96,9 @@ const targets = {
 			phoneNumbers: '={{ $json.phone }}',
 			options,
 		}),
+	/** This package, Map Automatically from a CRM export's own column names, typed once (Input Columns). */
+	oursColumns: (_apiKey, _baseUrl, options = {}) =>
+		voiceAssistant({ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', inputColumns: CRM_COLUMNS, options }),
 	/** This package, each field mapped with an expression, as most users start. */
 	oursManual: (_apiKey, _baseUrl, options = {}) =>
 		voiceAssistant({
@@ -106,7 +114,7 @@ const targets = {
 };
 
 /** A whole workflow for `n8n import:workflow`. */
-function benchWorkflow({ id, target, count, apiKey, baseUrl, options }) {
+function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape }) {
 	const node = targets[target](apiKey, baseUrl, options);
 	return {
 		id,
@@ -121,7 +129,7 @@ function benchWorkflow({ id, target, count, apiKey, baseUrl, options }) {
 				type: 'n8n-nodes-base.code',
 				typeVersion: 2,
 				position: [200, 0],
-				parameters: { jsCode: contactsCode(count, id) },
+				parameters: { jsCode: contactsCode(count, id, shape) },
 			},
 			{ id: `${id}-target`, name: TARGET, position: [400, 0], onError: 'continueRegularOutput', ...node },
 		],

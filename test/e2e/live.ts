@@ -114,9 +114,11 @@ export async function startLiveN8n(
 			return waitFor(`manual execution ${id} of ${workflowId}`, async () => {
 				const execution = await ok('GET', `/executions/${id}`).catch(() => undefined);
 				if (!execution || !['success', 'error', 'crashed', 'canceled'].includes(execution.status)) return undefined;
-				// n8n 1.x may report the status a moment before the run data is readable.
-				if (!execution.data) return undefined;
-				return { ...execution, data: typeof execution.data === 'string' ? unflatten(execution.data) : execution.data };
+				// n8n 1.x may report the status a moment before the run data is readable (no data, or
+				// data without its resultData yet).
+				const data = typeof execution.data === 'string' ? unflatten(execution.data) : execution.data;
+				if (!data?.resultData) return undefined;
+				return { ...execution, data };
 			}, timeoutMs);
 		},
 		log: () => `${n8n.proc.readStdout()}\n${n8n.proc.readStderr()}`,

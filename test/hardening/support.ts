@@ -11,6 +11,9 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
+import { sentProperties } from '../../nodes/VoiceAssistant/shared/request/fields';
+import { PLAYGROUND_CALL_FIELDS } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
+import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
 import { createSimulator, type SimulatorOptions, type Simulator } from '../simulator';
 import { runNode, type RunOptions, type RunResult } from '../helpers/runNode';
 
@@ -40,8 +43,15 @@ export async function run(sim: Simulator, apiKey: string, options: Run): Promise
 
 const json = (field: string) => `={{ $json.${field} }}`;
 
-/** The API field a node property is sent as (body or query), when it is a fixed name. */
-function sentAs(property: INodeProperties | INodePropertyOptions | INodePropertyCollection): string | undefined {
+/** Fields the operations read in their preSend (field maps), by node parameter (dotted in a collection). */
+const READ_IN_PRESEND = new Map(
+	[...sentProperties(PLAYGROUND_CALL_FIELDS), ...sentProperties(CONTACT_FIELDS)].map(({ parameter, property }) => [parameter, property]),
+);
+
+/** The API field a node property is sent as (body or query), when it is a fixed name: its field map's, else its routing's. */
+function sentAs(property: INodeProperties | INodePropertyOptions | INodePropertyCollection, parent?: string): string | undefined {
+	const read = READ_IN_PRESEND.get(parent ? `${parent}.${property.name}` : property.name);
+	if (read) return read;
 	const name = 'routing' in property ? property.routing?.send?.property : undefined;
 	return typeof name === 'string' && !name.startsWith('=') ? name : undefined;
 }
@@ -66,7 +76,7 @@ export function fromItem(resource: string, operation: string): INodeParameters {
 		} else if (property.type === 'collection') {
 			const options = (property.options ?? []) as INodeProperties[];
 			parameters[property.name] = Object.fromEntries(
-				options.filter((option) => sentAs(option)).map((option) => [option.name, json(sentAs(option) as string)]),
+				options.filter((option) => sentAs(option, property.name)).map((option) => [option.name, json(sentAs(option, property.name) as string)]),
 			);
 		}
 	}

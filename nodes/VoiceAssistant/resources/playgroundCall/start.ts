@@ -1,7 +1,8 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
 import type { RequestContract } from '../../shared/spec/contract';
-import { operationRouting, sendInBody } from '../../shared/request/routing';
+import { readFields, type FieldMap } from '../../shared/request/fields';
+import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { playgroundCallSchema } from '../../shared/spec/schemas';
 
@@ -16,16 +17,29 @@ const labels = {
 	phone_number: 'Phone Numbers',
 };
 
+/** Node parameter → API property. */
+export const PLAYGROUND_CALL_FIELDS: FieldMap = {
+	assistant: 'assistant_id',
+	dialerId: 'dialer_id',
+	firstName: 'first_name',
+	lastName: 'last_name',
+	email: 'email',
+	phoneNumbers: 'phone_number',
+};
+
 /** The playground call body: the fields as text, the phone numbers as a list. */
 const playgroundCallContract: RequestContract = {
 	body: playgroundCallSchema,
 	labels,
-	normalize: (body) => ({
-		body: {
-			...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
-			phone_number: phoneNumberList(body.phone_number),
-		},
-	}),
+	normalize: (_assembled, context) => {
+		const body = readFields(context, PLAYGROUND_CALL_FIELDS);
+		return {
+			body: {
+				...textFields(body, ['first_name', 'last_name', 'email', 'assistant_id', 'dialer_id']),
+				phone_number: phoneNumberList(body.phone_number),
+			},
+		};
+	},
 };
 
 export const startOperation: INodePropertyOptions = {
@@ -60,7 +74,6 @@ export const startFields: INodeProperties[] = [
 				placeholder: 'e.g. 65f1c0ffee0123456789abcd',
 			},
 		],
-		routing: sendInBody('assistant_id'),
 	},
 	{
 		displayName: 'Dialer ID',
@@ -70,7 +83,6 @@ export const startFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showOnlyForStart },
 		description: 'ID of the dialer (phone line) that places the call',
-		routing: sendInBody('dialer_id'),
 	},
 	{
 		displayName: 'First Name',
@@ -80,7 +92,6 @@ export const startFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showOnlyForStart },
 		description: 'First name of the person called',
-		routing: sendInBody('first_name'),
 	},
 	{
 		displayName: 'Last Name',
@@ -90,7 +101,6 @@ export const startFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showOnlyForStart },
 		description: 'Last name of the person called',
-		routing: sendInBody('last_name'),
 	},
 	{
 		displayName: 'Email',
@@ -101,7 +111,6 @@ export const startFields: INodeProperties[] = [
 		placeholder: 'name@email.com',
 		displayOptions: { show: showOnlyForStart },
 		description: 'Email address of the person called',
-		routing: sendInBody('email'),
 	},
 	{
 		displayName: 'Phone Numbers',
@@ -113,6 +122,5 @@ export const startFields: INodeProperties[] = [
 		displayOptions: { show: showOnlyForStart },
 		description:
 			'One or more phone numbers to call, separated by commas, semicolons or new lines. An expression may also return a list.',
-		routing: sendInBody('phone_number'),
 	},
 ];

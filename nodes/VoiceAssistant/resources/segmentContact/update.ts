@@ -1,13 +1,15 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
 import type { Normalized, RequestContract } from '../../shared/spec/contract';
-import { operationRouting, sendInBody, sendInQuery } from '../../shared/request/routing';
+import { readFields, type FieldMap } from '../../shared/request/fields';
+import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { segmentContactSchema } from '../../shared/spec/schemas';
 import { SEGMENT_CONTACT_OPTIONAL_FIELDS } from '../../shared/spec/values';
 
 const showOnlyForUpdate = { resource: ['segmentContact'], operation: ['update'] };
 const showForManualMapping = { ...showOnlyForUpdate, mappingMode: ['manual'] };
+const showForAutoMapping = { ...showOnlyForUpdate, mappingMode: ['auto'] };
 
 const labels = {
 	first_name: 'First Name',
@@ -20,24 +22,75 @@ const labels = {
 	lead_status: 'Lead Status',
 };
 
-/** "Map Automatically": the input item already carries the API's field names (and the id). */
-function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; id: unknown } {
-	const json = context.getInputData().json;
-	const body: IDataObject = {};
-	for (const field of Object.keys(labels)) {
-		if (field in json) body[field] = json[field];
+/** Map Each Field Manually: node parameter → API property (`id` goes to the query). */
+export const CONTACT_FIELDS: FieldMap = {
+	contactId: 'id',
+	contactFirstName: 'first_name',
+	contactLastName: 'last_name',
+	phone: 'phone',
+	additionalFields: {
+		description: 'description',
+		email: 'email',
+		jobTitle: 'job_title',
+		leadStatus: 'lead_status',
+		lifecycleStage: 'lifecycle_stage',
+	},
+};
+
+/** Map Automatically: the API's names, which are also the input columns read unless Input Columns names others. */
+const AUTO_FIELDS = ['id', ...Object.keys(labels)];
+
+/** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname). */
+function column(json: IDataObject, name: string): unknown {
+	if (name in json) return json[name];
+	if (!name.includes('.')) return undefined;
+	let value: unknown = json;
+	for (const key of name.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
 	}
-	return { body, id: json.id };
+	return value;
 }
 
-function normalizeContact(assembled: IDataObject, context: IExecuteSingleFunctions): Normalized {
-	const mapped =
-		context.getNodeParameter('mappingMode', 'manual') === 'auto'
-			? fromInputItem(context)
-			: { body: assembled, id: undefined };
+/** Map Automatically: each API field from its input column (the API's name unless Input Columns names another). */
+function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; id: unknown } {
+	const json = context.getInputData().json;
+	const columns = context.getNodeParameter('inputColumns', {}) as Record<string, string>;
+	const body: IDataObject = {};
+	for (const field of AUTO_FIELDS) {
+		const name = typeof columns[field] === 'string' && columns[field].trim() !== '' ? columns[field].trim() : field;
+		const value = column(json, name);
+		if (value !== undefined) body[field] = value as IDataObject[string];
+	}
+	const { id, ...rest } = body;
+	return { body: rest, id };
+}
+
+function normalizeContact(_assembled: IDataObject, context: IExecuteSingleFunctions): Normalized {
+	let mapped: { body: IDataObject; id: unknown };
+	if (context.getNodeParameter('mappingMode', 'manual') === 'auto') {
+		mapped = fromInputItem(context);
+	} else {
+		const { id, ...body } = readFields(context, CONTACT_FIELDS);
+		mapped = { body, id };
+	}
 	const body = withoutEmpty(textFields(mapped.body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS);
 	return { body, id: mapped.id ?? undefined }; // preSend reads a number as its digits, as for every id
 }
+
+/** The "Input Columns" options: one per API field, plain text (no expression), empty means the API's name. */
+const COLUMN_OPTIONS = AUTO_FIELDS.map((field): INodeProperties => {
+	const label = field === 'id' ? 'Contact ID' : labels[field as keyof typeof labels];
+	return {
+		displayName: `${label} Column`,
+		name: field,
+		type: 'string',
+		noDataExpression: true,
+		default: '',
+		placeholder: field === 'id' ? 'e.g. Record ID' : `e.g. ${label}`,
+		description: `Name of the input column holding the ${label.toLowerCase()} (default: ${field}). A dotted path reads a nested field, e.g. properties.${field.replace('_', '')}.`,
+	};
+}).sort((a, b) => a.displayName.localeCompare(b.displayName));
 
 /** The segment contact body and its id, from the fields or (Map Automatically) the input item. */
 const segmentContactContract: RequestContract = {
@@ -71,11 +124,22 @@ export const updateFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'auto',
 				description:
-					'Use the input item\'s fields as the API names them (all lowercase): ID, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status',
+					'Use the input item\'s fields as the API names them (ID, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status), or the columns named under Input Columns. No expression per item: the fastest mapping for bulk runs.',
 			},
 		],
 		default: 'manual',
 		displayOptions: { show: showOnlyForUpdate },
+	},
+	{
+		displayName: 'Input Columns',
+		name: 'inputColumns',
+		type: 'collection',
+		placeholder: 'Add Column Name',
+		default: {},
+		displayOptions: { show: showForAutoMapping },
+		description:
+			"The input's column for a field when it is not the API's name, e.g. a CRM export's \"First Name\". Typed once as plain text: nothing is evaluated per item, which keeps bulk runs fast.",
+		options: COLUMN_OPTIONS,
 	},
 	{
 		displayName: 'Contact ID',
@@ -85,7 +149,6 @@ export const updateFields: INodeProperties[] = [
 		default: '',
 		displayOptions: { show: showForManualMapping },
 		description: "ID of the segment's contact to update",
-		routing: sendInQuery('id'),
 	},
 	{
 		displayName: 'First Name',
@@ -94,7 +157,6 @@ export const updateFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: showForManualMapping },
-		routing: sendInBody('first_name'),
 	},
 	{
 		displayName: 'Last Name',
@@ -103,7 +165,6 @@ export const updateFields: INodeProperties[] = [
 		required: true,
 		default: '',
 		displayOptions: { show: showForManualMapping },
-		routing: sendInBody('last_name'),
 	},
 	{
 		displayName: 'Phone',
@@ -113,7 +174,6 @@ export const updateFields: INodeProperties[] = [
 		default: '',
 		placeholder: 'e.g. +14155550100',
 		displayOptions: { show: showForManualMapping },
-		routing: sendInBody('phone'),
 	},
 	{
 		displayName: 'Additional Fields',
@@ -129,7 +189,6 @@ export const updateFields: INodeProperties[] = [
 				type: 'string',
 				typeOptions: { rows: 2 },
 				default: '',
-				routing: sendInBody('description'),
 			},
 			{
 				displayName: 'Email',
@@ -137,14 +196,12 @@ export const updateFields: INodeProperties[] = [
 				type: 'string',
 				placeholder: 'name@email.com',
 				default: '',
-				routing: sendInBody('email'),
 			},
 			{
 				displayName: 'Job Title',
 				name: 'jobTitle',
 				type: 'string',
 				default: '',
-				routing: sendInBody('job_title'),
 			},
 			{
 				displayName: 'Lead Status',
@@ -152,7 +209,6 @@ export const updateFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Lead status as your account names it (the allowed values are not published)',
-				routing: sendInBody('lead_status'),
 			},
 			{
 				displayName: 'Lifecycle Stage',
@@ -160,7 +216,6 @@ export const updateFields: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				description: 'Lifecycle stage as your account names it (the allowed values are not published)',
-				routing: sendInBody('lifecycle_stage'),
 			},
 		],
 	},
