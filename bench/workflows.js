@@ -73,6 +73,19 @@ const targets = {
 			credentials: { httpHeaderAuth: CREDENTIALS.headerAuth },
 		};
 	},
+	/** HTTP Request with a Header Auth credential and the body as one JSON expression: 2 expressions per item. */
+	httpRequestJsonBody: (apiKey, baseUrl) => {
+		const node = targets.httpRequestHeaderAuth(apiKey, baseUrl);
+		const { bodyParameters, ...parameters } = node.parameters;
+		return {
+			...node,
+			parameters: {
+				...parameters,
+				specifyBody: 'json',
+				jsonBody: '={{ JSON.stringify({ first_name: $json.first_name, last_name: $json.last_name, phone: $json.phone }) }}',
+			},
+		};
+	},
 	/** The smallest declarative node: the engine's own floor. */
 	probe: () => ({
 		type: 'n8n-nodes-bench-probe.benchProbe',

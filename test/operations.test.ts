@@ -333,4 +333,46 @@ describe('Segment Contact → Update', () => {
 			['2', { item: 1 }],
 		]);
 	});
+	it("maps automatically from a CRM export's own column names, typed once under Input Columns (dotted paths read nested fields)", async () => {
+		const rows = [
+			{ json: { 'Record ID': 5001, 'First Name': 'Ada', 'Last Name': 'Lovelace', 'Phone Number': '+14155550100', Email: '', 'Lifecycle Stage': 'lead', first_name: 'not me' } },
+			{ json: { 'Record ID': 'r-2', 'First Name': 'Alan', 'Last Name': 'Turing', 'Phone Number': 4915100000, owner: { title: 'CTO' } } },
+		];
+		const { outputs, error } = await runNode({
+			parameters: {
+				resource: 'segmentContact',
+				operation: 'update',
+				mappingMode: 'auto',
+				inputColumns: {
+					id: 'Record ID',
+					first_name: 'First Name',
+					last_name: ' Last Name ',
+					phone: 'Phone Number',
+					email: 'Email',
+					lifecycle_stage: 'Lifecycle Stage',
+					job_title: 'owner.title',
+					lead_status: '',
+				},
+			},
+			items: rows,
+			credentials: credentials(),
+		});
+		expect(error).toBeUndefined();
+		const sent = sim().requests.map((r) => [r.method, r.path, r.query, r.body]);
+		expect(sent.sort((a, b) => String(a[2].id).localeCompare(String(b[2].id)))).toEqual([
+			['PUT', '/api/v1/segment/contact/update', { id: '5001' }, { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550100', lifecycle_stage: 'lead' }],
+			['PUT', '/api/v1/segment/contact/update', { id: 'r-2' }, { first_name: 'Alan', last_name: 'Turing', phone: '4915100000', job_title: 'CTO' }],
+		]);
+		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
+	});
+
+	it('a column named under Input Columns that the input lacks fails the item naming the field, and sends nothing', async () => {
+		const { error } = await runNode({
+			parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', inputColumns: { first_name: 'Given Name' } },
+			items: [{ json: { id: 'c-1', 'First Name': 'Ada', last_name: 'Lovelace', phone: '+1' } }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toMatch(/"first_name" \(First Name\).*\[item 0\]/);
+		expect(sim().requests).toHaveLength(0);
+	});
 });

@@ -440,7 +440,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			});
 		});
 
-		test('CRM export file: CSV read from disk, Extract From File, Edit Fields maps the CRM headers, every row updated', async () => {
+		test('CRM export file: CSV read from disk, Extract From File, the CRM headers typed once under Input Columns, every row updated', async () => {
 			const rows = Array.from({ length: CSV_ROWS }, (_, i) => csvRow(i));
 			const quote = (value: string) => (/[",\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 			const csv = [CSV_HEADERS, ...rows.map((row) => CSV_HEADERS.map((header) => row[header]))].map((line) => line.map(quote).join(',')).join('\r\n');
@@ -453,6 +453,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			const runData = await runOnce(await save(example), CSV_TRIGGER);
 
 			expect(runData['Rows of the CSV'][0].data?.main[0]).toHaveLength(CSV_ROWS);
+			// The CRM's headers map the fields: no Edit Fields, no expression per row.
+			expect(example.nodes.map((node) => node.type).filter((type) => type === 'n8n-nodes-base.set')).toEqual([]);
 			const received = await sim().requests();
 			expect(received).toHaveLength(CSV_ROWS);
 			const sent = sentById(received);
