@@ -8,6 +8,10 @@ import {
 	segmentContactParameters,
 } from './helpers/fixtures';
 import { assistantSchema } from './helpers/assistantSchema';
+import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
+import { sentProperties } from '../nodes/VoiceAssistant/shared/request/fields';
+import { PLAYGROUND_CALL_FIELDS } from '../nodes/VoiceAssistant/resources/playgroundCall/start';
+import { CONTACT_FIELDS } from '../nodes/VoiceAssistant/resources/segmentContact/update';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
@@ -358,7 +362,7 @@ describe('Segment Contact → Update', () => {
 			credentials: credentials(),
 		});
 		expect(error).toBeUndefined();
-		const sent = sim().requests.map((r) => [r.method, r.path, r.query, r.body]);
+		const sent = sim().requests.map((r) => [r.method, r.path, r.query, r.body] as const);
 		expect(sent.sort((a, b) => String(a[2].id).localeCompare(String(b[2].id)))).toEqual([
 			['PUT', '/api/v1/segment/contact/update', { id: '5001' }, { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550100', lifecycle_stage: 'lead' }],
 			['PUT', '/api/v1/segment/contact/update', { id: 'r-2' }, { first_name: 'Alan', last_name: 'Turing', phone: '4915100000', job_title: 'CTO' }],
@@ -374,5 +378,26 @@ describe('Segment Contact → Update', () => {
 		});
 		expect(error?.message).toMatch(/"first_name" \(First Name\).*\[item 0\]/);
 		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('fields of the bulk operations', () => {
+	// n8n 2.41 evaluates a field with its own routing twice more per item (its base-URL check):
+	// these operations read their fields in preSend, through their field maps.
+	it.each([
+		['playgroundCall', 'start', PLAYGROUND_CALL_FIELDS],
+		['segmentContact', 'update', CONTACT_FIELDS],
+	])('%s → %s: every field it shows is in its field map or shapes the mapping, and none has routing of its own', (resource, operation, map) => {
+		const shown = new VoiceAssistant().description.properties.filter(
+			(property) =>
+				(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+				(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+		);
+		const mapped = new Set(sentProperties(map).map(({ parameter }) => parameter.split('.')[0]));
+		for (const property of shown) {
+			expect([property.name, 'routing' in property]).toEqual([property.name, false]);
+			expect([property.name, mapped.has(property.name) || ['mappingMode', 'inputColumns'].includes(property.name)]).toEqual([property.name, true]);
+			for (const option of (property.options ?? []) as Array<{ routing?: unknown; name: string }>) expect([option.name, option.routing]).toEqual([option.name, undefined]);
+		}
 	});
 });
