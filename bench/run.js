@@ -13,6 +13,8 @@
  *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos)
  *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
  *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
+ *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
+ *                                  # the node alone; with --big also 100,000 rows a page at a time
  *   npm run bench -- --n8n=2.41.1  # another cached n8n version (default 2.8.4; its default expression engine)
  *   npm run bench -- --help        # this text
  */
@@ -24,9 +26,10 @@ const autocannon = require('autocannon');
 const { buildAndPack, ensureN8n, importIntoN8n, installPackage, parseExecuteOutput, executeWorkflowProcess } =
 	require('../tools/n8n');
 const { startSimulatorProcess } = require('../tools/simulator-process');
+const { startPostgres } = require('../tools/services');
 const { sleep } = require('../tools/processes');
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
-const { CREDENTIALS, TARGET, benchWorkflow } = require('./workflows');
+const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, exampleSchema } = require('./workflows');
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
 const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : '2.8.4';
@@ -134,6 +137,112 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 		executionFailed: Boolean(run.data.resultData.error),
 		summaryLine: summaryLine?.trim(),
 	};
+}
+
+/**
+ * Runs an example workflow (already imported) with `n8n execute`: the time of the whole run (every
+ * node, sub-workflows included), n8n's peak RSS and what the simulator received.
+ */
+async function workflowRow(ctx, sim, { id, count }) {
+	await sim.reset();
+	const started = Date.now();
+	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
+		timeoutMs: 60 * 60_000,
+		onStart: (pid) => (ctx.stopRss = trackPeakRss(pid)),
+	});
+	const peakRss = ctx.stopRss();
+	const processMs = Date.now() - started;
+	const run = parseExecuteOutput(result.stdout);
+	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+	if (run.data.resultData.error) throw new Error(`${id}: the execution failed: ${JSON.stringify(run.data.resultData.error).slice(0, 2000)}`);
+	const wallMs = Object.values(run.data.resultData.runData)
+		.flat()
+		.reduce((sum, task) => sum + (task.executionTime ?? 0), 0);
+	const summary = await sim.summary();
+	return {
+		wallMs,
+		processMs,
+		requestsPerSec: (count / wallMs) * 1000,
+		msPerItem: wallMs / count,
+		p50Ms: summary.p50Ms,
+		p99Ms: summary.p99Ms,
+		maxInFlight: summary.maxInFlight,
+		peakRss,
+		succeeded: summary.distinctChanges,
+		failed: count - summary.distinctChanges,
+		applied: summary.distinctChanges,
+		duplicates: summary.duplicatedChanges,
+		requests: summary.total,
+		byStatus: summary.byStatus,
+	};
+}
+
+/**
+ * Issue 20: the PostgreSQL recipe as a chain (rows → Segment Contact → Update → write-back) against
+ * the node alone (Code → node) in the same run; with --big, 100,000 rows a page at a time.
+ */
+async function chainRows(sim, ctx, record) {
+	const postgres = await startPostgres({ logDir: ctx.dir });
+	try {
+		const database = 'bench_chain';
+		await postgres.createDatabase(database);
+		const { host, port, user, password } = postgres;
+		await importIntoN8n(ctx.bin, ctx.userFolder, {
+			credentials: [{ ...CREDENTIALS.postgres, type: 'postgres', data: { host, port, database, user, password, ssl: 'disable' } }],
+			workflows: [exampleForCli('postgres-contacts-sync.json', 'benchChain'), ...exampleForCli('postgres-contacts-sync-paged.json', 'benchPaged')],
+		});
+		await postgres.query(database, exampleSchema('postgres-contacts-sync.json'));
+		const fill = async (count) => {
+			await postgres.query(database, 'TRUNCATE sync_errors, contacts');
+			await postgres.query(
+				database,
+				`INSERT INTO contacts (id, first_name, last_name, phone, email, lifecycle_stage)
+				 SELECT 'c-' || lpad(i::text, 6, '0'), 'First' || i, 'Last' || i, '+1555' || lpad(i::text, 7, '0'), 'c' || i || '@example.com', 'lead'
+				 FROM generate_series(1, ${count}) AS i`,
+			);
+		};
+		const synced = async () => Number((await postgres.query(database, 'SELECT count(*) FROM contacts WHERE synced_version = updated_at'))[0][0]);
+		await setSimulator(sim, {});
+		const count = 10_000;
+		await record('Voice Assistant alone (Code node → Segment Contact → Update, Map Automatically)', count, () =>
+			n8nRow(ctx, sim, { id: 'chainAlone', target: 'ours', count }),
+		);
+		await fill(count);
+		await record('PostgreSQL → Segment Contact → Update → PostgreSQL write-back (postgres-contacts-sync.json)', count, async () => {
+			const result = await workflowRow(ctx, sim, { id: 'benchChain', count });
+			return { ...result, synced: await synced() };
+		});
+		if (args.has('--big')) {
+			const big = 100_000;
+			await fill(big);
+			await record('100,000 rows a page of 1,000 at a time, each page its own execution (postgres-contacts-sync-paged.json)', big, async () => {
+				const result = await workflowRow(ctx, sim, { id: 'benchPaged', count: big });
+				return { ...result, synced: await synced() };
+			});
+		}
+	} finally {
+		await postgres.stop();
+	}
+}
+
+function chainReport(rows) {
+	const find = (prefix) => rows.find((row) => row.name.startsWith(prefix))?.result;
+	const alone = find('Voice Assistant alone');
+	const chain = find('PostgreSQL →');
+	const paged = find('100,000 rows');
+	const lines = [];
+	if (alone && chain) {
+		lines.push(
+			`Chain, 10,000 rows: ${num(chain.wallMs / 1000, 1)} s for the whole run (node alone ${num(alone.wallMs / 1000, 1)} s: ${num(chain.wallMs / alone.wallMs, 2)}×), ` +
+				`peak RSS ${mb(chain.peakRss)} (node alone ${mb(alone.peakRss)}: ${num(chain.peakRss / alone.peakRss, 2)}×), ${chain.synced} rows marked synced, ${chain.duplicates} sent twice`,
+		);
+	}
+	if (paged) {
+		lines.push(
+			`Paged, 100,000 rows: ${num(paged.wallMs / 1000, 1)} s, peak RSS ${mb(paged.peakRss)}, ${paged.applied} applied, ${paged.duplicates} twice, ${paged.synced} rows marked synced`,
+		);
+	}
+	return lines.join('\n');
 }
 
 const mb = (bytes) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`);
@@ -427,12 +536,13 @@ async function main() {
 
 	try {
 		if (args.has('--mapping')) await mappingRows(sim, ctx, record);
+		else if (args.has('--chain')) await chainRows(sim, ctx, record);
 		else {
 			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
 			await defaultsRows(sim, ctx, record);
 		}
 
-		if (args.has('--big')) {
+		if (args.has('--big') && !args.has('--chain')) {
 			await setSimulator(sim, {});
 			await record('Voice Assistant (Map Automatically), big run', 100_000, () =>
 				n8nRow(ctx, sim, { id: 'oursBig', target: 'ours', count: 100_000 }),
@@ -444,12 +554,12 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
 	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
-	const name = only ? 'only' : args.has('--mapping') ? `mapping-${N8N_VERSION}` : defaultsOnly ? 'defaults' : 'latest';
+	const name = only ? 'only' : args.has('--mapping') ? `mapping-${N8N_VERSION}` : args.has('--chain') ? `chain-${N8N_VERSION}` : defaultsOnly ? 'defaults' : 'latest';
 	fs.writeFileSync(path.join(results, `${name}.md`), report);
 	fs.writeFileSync(path.join(results, `${name}.json`), JSON.stringify({ machine, load: loadLine, rows }, null, 2));
 	fs.rmSync(dir, { recursive: true, force: true });

@@ -6,12 +6,16 @@
  * on fail, so failed items are counted instead of stopping the run.
  */
 
+const fs = require('fs');
+const path = require('path');
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
 
 const CREDENTIALS = {
 	voiceAssistant: { id: 'benchVoiceAssistant', name: 'Voice Assistant (bench)' },
 	probe: { id: 'benchProbe', name: 'Bench Probe (bench)' },
 	headerAuth: { id: 'benchHeaderAuth', name: 'Header Auth (bench)' },
+	/** The id and name the PostgreSQL examples refer to. */
+	postgres: { id: 'vaPostgresCrm01', name: 'Postgres (CRM)' },
 };
 
 const TARGET = 'Target';
@@ -153,4 +157,45 @@ function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape }) {
 	};
 }
 
-module.exports = { CREDENTIALS, TARGET, benchWorkflow };
+const readExample = (file) => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'examples', file), 'utf8'));
+
+/** The SQL block of an example's sticky note: the tables it needs. */
+function exampleSchema(file) {
+	const note = readExample(file).nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote').parameters.content;
+	return /```sql\n([\s\S]*?)```/.exec(note)[1];
+}
+
+/** Id of the page workflow of the paged example, as the bench imports it. */
+const PAGED_SUB_ID = 'benchPagedPage';
+
+/**
+ * An example as `n8n execute` can run it: its schedule becomes a manual trigger (the CLI starts
+ * from one), with the bench credential. A workflow that calls itself (the paged example) becomes
+ * two: the CLI would start at its Execute Workflow Trigger, so the caller is a copy without it,
+ * calling the whole example imported under PAGED_SUB_ID.
+ */
+function exampleForCli(file, id) {
+	const example = readExample(file);
+	const workflow = { ...example, id, name: `bench ${id}` };
+	workflow.nodes = example.nodes.map((node) => {
+		const copy = { ...node };
+		if (copy.type === 'n8n-nodes-base.scheduleTrigger') Object.assign(copy, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		if (copy.credentials?.[CREDENTIAL_TYPE]) copy.credentials = { ...copy.credentials, [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant };
+		return copy;
+	});
+	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger')) return workflow;
+	const page = { ...workflow, id: PAGED_SUB_ID, name: `bench ${PAGED_SUB_ID}` };
+	const caller = {
+		...workflow,
+		nodes: workflow.nodes
+			.filter((node) => node.type !== 'n8n-nodes-base.executeWorkflowTrigger')
+			.map((node) =>
+				node.type === 'n8n-nodes-base.executeWorkflow'
+					? { ...node, parameters: { ...node.parameters, workflowId: { __rl: true, mode: 'id', value: PAGED_SUB_ID } } }
+					: node,
+			),
+	};
+	return [caller, page];
+}
+
+module.exports = { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, exampleSchema, PAGED_SUB_ID };

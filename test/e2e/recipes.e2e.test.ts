@@ -43,6 +43,8 @@ const sentById = (list: RecordedRequest[]) => Object.fromEntries(contactUpdates(
 // ---------------------------------------------------------------------------------------------
 
 const PG_EXAMPLE = 'postgres-contacts-sync.json';
+const PAGED_EXAMPLE = 'postgres-contacts-sync-paged.json';
+const PAGED_TRIGGER = 'Every night at 2';
 const PG_TRIGGER = 'Every 15 minutes';
 const PG_CREDENTIAL = { id: 'vaPostgresCrm01', name: 'Postgres (CRM)' };
 const pgMissing = postgresMissing();
@@ -130,7 +132,7 @@ const csvRow = (i: number): Record<string, string> => ({
 const CRM_EXAMPLE = 'crm-nodes-contacts.json';
 /** The recipes of the README, by example file, with their names (pictures are taken of these). */
 const EXAMPLE_FILES: Record<string, string> = Object.fromEntries(
-	['scheduled-contact-update.json', PG_EXAMPLE, DT_EXAMPLE, CSV_EXAMPLE, CRM_EXAMPLE, 'webhook-playground-call.json'].map((file) => [file, readExample(file).name]),
+	['scheduled-contact-update.json', PG_EXAMPLE, PAGED_EXAMPLE, DT_EXAMPLE, CSV_EXAMPLE, CRM_EXAMPLE, 'webhook-playground-call.json'].map((file) => [file, readExample(file).name]),
 );
 /** The version whose editor the README's pictures come from (as the editor checks' pictures). */
 const PICTURES_VERSION = '2.8.4';
@@ -437,6 +439,53 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				expect(ledger.applied.map((entry) => entry.id).sort()).toEqual(
 					[...allIds, 'pg-002', 'pg-011', 'pg-019', 'pg-006', 'pg-005', 'pg-008', 'pg-010', 'pg-010'].sort(),
 				);
+			});
+		});
+
+		describeWithPostgres(`PostgreSQL, a page at a time: each page of 1,000 rows its own execution, resumable${pgSkipped}`, () => {
+			const query = (sql: string) => (postgres as Postgres).query(database, sql);
+			const ROWS = 2_500;
+			const id = (i: number) => `big-${String(i).padStart(5, '0')}`;
+
+			test('2,500 rows in 3 page executions: each row sent once, failures kept; a run cut after 1,200 rows resumes with the other 1,300', async () => {
+				// The same tables as the single-run recipe (created by its test above), emptied.
+				await query('TRUNCATE sync_errors, contacts');
+				await query(
+					`INSERT INTO contacts (id, first_name, last_name, phone, email, lifecycle_stage)
+					 SELECT 'big-' || lpad(i::text, 5, '0'), CASE WHEN i = 1500 THEN '' ELSE 'First' || i END, 'Last' || i,
+					        '+1415' || lpad(i::text, 7, '0'), NULL, 'lead'
+					 FROM generate_series(1, ${ROWS}) AS i`,
+				);
+				await sim().failNext({ status: 422, method: 'PUT', path: CONTACT_PATH, id: id(2100), body: { message: 'phone number is not reachable' } });
+				const workflowId = await save(readExample(PAGED_EXAMPLE));
+
+				const runData = await runOnce(workflowId, PAGED_TRIGGER);
+				const updates = contactUpdates(await sim().requests());
+				expect(updates).toHaveLength(ROWS - 1); // the invalid row is never sent
+				expect(new Set(updates.map((request) => request.query.id)).size).toBe(ROWS - 1);
+				// 3 pages and the look-up that finds none left; each page returns one item, not its rows.
+				expect(runData['Next page'].map((run) => run.data?.main[0][0].json.rows)).toEqual([1000, 1000, 500, 0]);
+				expect(runData['Sync this page'].map((run) => run.data?.main[0].map((item) => item.json))).toEqual([
+					[{ last_id: id(1000) }],
+					[{ last_id: id(2000) }],
+					[{ last_id: id(2500) }],
+				]);
+				expect(runData['Update segment contact']).toBeUndefined(); // it ran in the page executions
+				const unsynced = (await query('SELECT id FROM contacts WHERE synced_version IS DISTINCT FROM updated_at ORDER BY id')).map(([row]) => row);
+				expect(unsynced).toEqual([id(1500), id(2100)]);
+				const errors = await query('SELECT contact_id, message FROM sync_errors ORDER BY 1');
+				expect(errors[0]).toEqual([id(1500), expect.stringMatching(/^Invalid input: "first_name" \(First Name\)/)]);
+				expect(errors[1]).toEqual([id(2100), 'The service rejected the request (HTTP 422): phone number is not reachable']);
+
+				// A run that stopped after 1,200 rows (a restart): the next one sends only the rest.
+				await query(`UPDATE contacts SET first_name = 'Fixed', updated_at = clock_timestamp() WHERE id = '${id(1500)}'`);
+				await query(`UPDATE contacts SET synced_version = NULL WHERE id > '${id(1200)}'`);
+				await sim().reset();
+				await runOnce(workflowId, PAGED_TRIGGER);
+				const resumed = contactUpdates(await sim().requests()).map((request) => request.query.id as string);
+				expect(resumed.sort()).toEqual(Array.from({ length: ROWS - 1200 }, (_, i) => id(1201 + i)).concat(id(1500)).filter((v, i, all) => all.indexOf(v) === i).sort());
+				expect((await query('SELECT count(*) FROM contacts WHERE synced_version = updated_at'))[0][0]).toBe(String(ROWS));
+				expect(await query('SELECT contact_id FROM sync_errors')).toEqual([]);
 			});
 		});
 
