@@ -29,6 +29,7 @@ const {
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
 const { freePort, killAll } = require('../tools/processes');
 const { startSimulatorProcess } = require('../tools/simulator-process');
+const { prepareDataTableRecipe } = require('./dataTable');
 
 const DEFAULT_VERSION = '2.8.4';
 const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
@@ -140,7 +141,12 @@ async function main() {
 	if (!Array.isArray(nodeTypes) || !nodeTypes.some((type) => type.name === NODE_TYPE)) {
 		throw new Error(`n8n did not load ${NODE_TYPE}; see ${path.relative(REPO_ROOT, started.n8n.proc.stdoutFile)}`);
 	}
+	const startHere = await prepareDataTableRecipe(started.n8n.url, cookie, log).catch((error) => {
+		log(`The Data Table recipe could not be prepared (${error.message}); the other examples are there.`);
+		return undefined;
+	});
 	const workflows = (await getWithCookie(started.n8n.url, '/rest/workflows', cookie)).body.data ?? [];
+	const recipe = workflows.find((wf) => wf.id === startHere);
 
 	process.stdout.write(
 		[
@@ -149,6 +155,13 @@ async function main() {
 			'',
 			`  n8n editor   ${started.n8n.url}`,
 			`  Log in with  ${OWNER.email} / ${OWNER.password}`,
+			...(recipe
+				? [
+						`  Start here   ${started.n8n.url}/workflow/${recipe.id}`,
+						`               "${recipe.name}": Execute workflow sends the Data Table's contacts`,
+						'               to the simulator and marks them synced (Overview → Data tables → contacts).',
+					]
+				: []),
 			`  Credential   "${CREDENTIAL.name}" -> ${started.sim.url} (API key ${API_KEY})`,
 			`  Workflows    ${workflows.map((wf) => wf.name).join('\n               ')}`,
 			`  Simulator    ${started.sim.url}/__sim/data shows its data, kept in ${path.relative(REPO_ROOT, DATA_FILE)}`,

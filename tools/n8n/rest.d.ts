@@ -12,3 +12,10 @@ export function getWithCookie(
 	pathname: string,
 	cookie: string,
 ): Promise<{ status: number; contentType: string; body: any }>;
+export function requestWithCookie(
+	url: string,
+	method: string,
+	pathname: string,
+	cookie: string,
+	body?: unknown,
+): Promise<{ status: number; body: any }>;

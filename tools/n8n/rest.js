@@ -41,4 +41,19 @@ async function getWithCookie(url, pathname, cookie) {
 	return { status: response.status, contentType: response.headers.get('content-type') ?? '', body };
 }
 
-module.exports = { getWithCookie, login, setupOwner };
+/** A REST call with the auth cookie and a JSON body; returns status and the parsed JSON (or text). */
+async function requestWithCookie(url, method, pathname, cookie, body) {
+	const response = await fetch(`${url}${pathname}`, {
+		method,
+		headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
+	const text = await response.text();
+	let parsed = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {}
+	return { status: response.status, body: parsed };
+}
+
+module.exports = { getWithCookie, login, requestWithCookie, setupOwner };
