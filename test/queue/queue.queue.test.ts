@@ -12,6 +12,7 @@ import {
 	API_KEY,
 	CONTACT_PATH,
 	EXAMPLES_DIR,
+	MAYA,
 	codeNode,
 	outputOf,
 	simulatorCredential,
@@ -23,7 +24,7 @@ import {
 	type WorkflowNode,
 } from '../e2e/helpers';
 import type { N8nRun } from '../../tools/n8n';
-import { n8nBin } from '../../tools/n8n';
+import { n8nBin, requestWithCookie, setupOwner } from '../../tools/n8n';
 import { runProcess, sleep } from '../../tools/processes';
 import type { Cluster, ExecutionRow, Executions, Postgres, Redis, Worker } from './lib';
 import { queueVersions, startCluster } from './lib/cluster';
@@ -110,6 +111,25 @@ function callsWorkflow(): Workflow {
 	delete copy.connections[trigger];
 	return copy;
 }
+
+/** The README's webhook recipe as shipped (Header Auth, Respond to Webhook), published at start. */
+const WEBHOOK_EXAMPLE = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'webhook-playground-call.json'), 'utf8')) as Workflow;
+const WEBHOOK_NODE = WEBHOOK_EXAMPLE.nodes.find((node) => node.type === 'n8n-nodes-base.webhook') as WorkflowNode;
+const WEBHOOK_HEADER = { name: 'X-Webhook-Token', value: 'queue-caller-token-3f9a' };
+const WEBHOOK_CALLERS = 50;
+
+/** The README's schedule recipe, firing every few seconds once activated (as test/e2e/schedule does). */
+const SCHEDULE_EXAMPLE = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'scheduled-contact-update.json'), 'utf8')) as Workflow;
+const SCHEDULED_WORKFLOW = 'vaQueueSchedule1';
+const SCHEDULE_SECONDS = 3;
+function scheduledWorkflow(): Workflow {
+	const copy: Workflow = JSON.parse(JSON.stringify(SCHEDULE_EXAMPLE));
+	Object.assign(copy, { id: SCHEDULED_WORKFLOW, name: `${SCHEDULE_EXAMPLE.name} (every ${SCHEDULE_SECONDS} s)` });
+	const trigger = copy.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger') as WorkflowNode;
+	trigger.parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] } };
+	return copy;
+}
+const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1', firstName: 'Queue', lastName: 'Owner' };
 
 const sim = useSimulatorProcess();
 let redis: Redis | undefined;
@@ -247,9 +267,12 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 			workDir: process.env.VA_E2E_WORKDIR as string,
 			redis: redis as Redis,
 			postgres: postgres as Postgres,
-			credentials: [simulatorCredential(sim().url)],
-			workflows: [bulkWorkflow, callsWorkflow()],
-			publish: [BULK_WORKFLOW, CALLS_WORKFLOW],
+			credentials: [
+				simulatorCredential(sim().url),
+				{ ...WEBHOOK_NODE.credentials?.httpHeaderAuth, type: 'httpHeaderAuth', data: WEBHOOK_HEADER },
+			],
+			workflows: [bulkWorkflow, callsWorkflow(), WEBHOOK_EXAMPLE, scheduledWorkflow()],
+			publish: [BULK_WORKFLOW, CALLS_WORKFLOW, WEBHOOK_EXAMPLE.id],
 			log,
 		});
 		executions = executionsOf(postgres as Postgres, cluster.database);
@@ -283,6 +306,81 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 		expect((await sim().requests()).flatMap(specProblems)).toEqual([]);
 		const run = (await executions.run(id)) as N8nRun;
 		expect(outputOf(run, 'Start call').map((item) => item.json.phone_number)).toEqual(phones(batch).map((phone) => [phone]));
+	});
+
+	test(`the webhook recipe (Header Auth → Playground Call → Respond to Webhook) on the workers: ${WEBHOOK_CALLERS} callers at once get their call, a refusal its status, a bad payload 400`, async () => {
+		await sim().reset();
+		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+		const call = async (body: Record<string, string>) => {
+			const response = await fetch(cluster.webhookUrl(WEBHOOK_NODE.parameters.path as string), {
+				method: 'POST',
+				headers: { 'content-type': 'application/json', [WEBHOOK_HEADER.name]: WEBHOOK_HEADER.value },
+				body: JSON.stringify(body),
+			});
+			const text = await response.text();
+			return { status: response.status, text, json: JSON.parse(text) };
+		};
+		const caller = (i: number) => ({ first_name: `Caller${i}`, last_name: 'Queue', email: `queue-${i}@example.com`, phone: `+1415557${String(i).padStart(4, '0')}` });
+		const after = await executions.lastId();
+		const bodies = Array.from({ length: WEBHOOK_CALLERS }, (_, i) => caller(i));
+		const answers = await Promise.all(bodies.map(call));
+		expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
+		expect(answers.map((answer) => answer.json)).toEqual(
+			bodies.map((body) => ({ first_name: body.first_name, last_name: body.last_name, email: body.email, phone_number: [body.phone], assistant_id: MAYA, dialer_id: 'dialer-main' })),
+		);
+		const phones = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0]).sort();
+		expect(phones).toEqual(bodies.map((body) => body.phone).sort());
+
+		await sim().failNext({ status: 400, method: 'POST', path: '/api/v1/playground/call', body: { message: 'dialer dialer-main is busy' } });
+		const refused = await call(caller(900));
+		expect([refused.status, refused.json.error]).toEqual([400, 'The service rejected the request (HTTP 400): dialer dialer-main is busy']);
+		const bad = await call({ ...caller(901), first_name: '  ' });
+		expect([bad.status, bad.json.error]).toEqual([400, 'Invalid input: "first_name" (First Name) must not be blank [item 0]']);
+		expect(answers.concat(refused, bad).filter((answer) => answer.text.includes(API_KEY))).toEqual([]);
+		expect(await sim().requests()).toHaveLength(WEBHOOK_CALLERS + 1); // the bad payload sent nothing
+
+		// Every execution ran on a worker, not on main.
+		const rows = await executions.list(after, WEBHOOK_EXAMPLE.id);
+		expect(rows).toHaveLength(WEBHOOK_CALLERS + 2);
+		const byWorker = cluster.executionsByWorker();
+		expect(rows.filter((row) => !byWorker[row.id]).map((row) => row.id)).toEqual([]);
+		figures.webhookRecipe = { callers: WEBHOOK_CALLERS, workers: [...new Set(rows.map((row) => byWorker[row.id]))].sort() };
+	});
+
+	test(`the schedule recipe, activated: n8n fires it every ${SCHEDULE_SECONDS} s by itself and a worker runs each execution; none after deactivation`, async () => {
+		await sim().reset();
+		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+		const cookie = (await setupOwner(cluster.main.url, OWNER)) as string;
+		const rest = async (method: string, pathname: string, body?: unknown) => {
+			const answer = await requestWithCookie(cluster.main.url, method, `/rest${pathname}`, cookie, body);
+			if (answer.status !== 200) throw new Error(`${method} ${pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 1000)}`);
+			return answer.body.data ?? answer.body;
+		};
+		const after = await executions.lastId();
+		const { versionId } = await rest('GET', `/workflows/${SCHEDULED_WORKFLOW}`);
+		expect((await rest('POST', `/workflows/${SCHEDULED_WORKFLOW}/activate`, { versionId })).active).toBe(true);
+		const firstTwo = await executions.waitForNew(after, 2, { timeoutMs: 120_000 });
+		expect((await rest('POST', `/workflows/${SCHEDULED_WORKFLOW}/deactivate`, {})).active).toBe(false);
+		await sleep(1_000);
+		const fired = await executions.list(after, SCHEDULED_WORKFLOW);
+		const done = await executions.waitForFinished(fired.map((row) => row.id), { timeoutMs: 120_000 });
+		await sleep(SCHEDULE_SECONDS * 2_000 + 500);
+		expect(await executions.list(after, SCHEDULED_WORKFLOW)).toHaveLength(fired.length);
+
+		expect(firstTwo.every((row) => row.workflowId === SCHEDULED_WORKFLOW)).toBe(true);
+		expect(done.map((row) => row.status)).toEqual(fired.map(() => 'success'));
+		const byWorker = cluster.executionsByWorker();
+		expect(fired.filter((row) => !/^worker-\d$/.test(byWorker[row.id] ?? '')).map((row) => row.id)).toEqual([]);
+		const contacts = (new Function(SCHEDULE_EXAMPLE.nodes.find((node) => node.name === 'Contacts from your CRM')?.parameters.jsCode as string)() as unknown[]).length;
+		for (const row of fired) {
+			const run = (await executions.run(row.id)) as N8nRun;
+			expect(run.data.resultData.error).toBeUndefined();
+			expect(outputOf(run, 'Update segment contact')).toHaveLength(contacts);
+		}
+		expect((await sim().requests()).filter((request) => request.path === CONTACT_PATH)).toHaveLength(contacts * fired.length);
+		const mode = await (postgres as Postgres).query(cluster.database, `SELECT DISTINCT mode FROM execution_entity WHERE "workflowId" = '${SCHEDULED_WORKFLOW}'`);
+		expect(mode).toEqual([['trigger']]);
+		figures.scheduleRecipe = { executions: fired.length, workers: [...new Set(fired.map((row) => byWorker[row.id]))].sort() };
 	});
 
 	test(`kill -9 of the worker running ${CRASH_CONTACTS} contact updates, then the batch again: every contact applied, those applied before the crash twice`, async () => {
