@@ -11,7 +11,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
-import { sentProperties } from '../../nodes/VoiceAssistant/shared/request/fields';
+import { sentProperties } from '../../nodes/VoiceAssistant/shared/spec/fields';
 import { PLAYGROUND_CALL_FIELDS } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
 import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
 import { createSimulator, type SimulatorOptions, type Simulator } from '../simulator';

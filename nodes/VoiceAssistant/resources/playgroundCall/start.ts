@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
 import type { RequestContract } from '../../shared/spec/contract';
-import { readFields, type FieldMap } from '../../shared/request/fields';
+import { readFields, type FieldMap } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { playgroundCallSchema } from '../../shared/spec/schemas';

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
 import type { Normalized, RequestContract } from '../../shared/spec/contract';
-import { readFields, type FieldMap } from '../../shared/request/fields';
+import { readFields, type FieldMap } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { segmentContactSchema } from '../../shared/spec/schemas';
