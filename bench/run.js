@@ -88,21 +88,42 @@ async function loadToolRow(sim, count) {
 	};
 }
 
-/** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
-async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
-	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options, shape });
-	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
-	await sim.reset();
-
+/** `n8n execute` of an imported workflow with n8n's peak RSS sampled; its run data, or a clear error. */
+async function executeMeasured(ctx, id, timeoutMs) {
 	const started = Date.now();
 	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
-		timeoutMs: 30 * 60_000,
+		timeoutMs,
 		onStart: (pid) => (ctx.stopRss = trackPeakRss(pid)),
 	});
 	const peakRss = ctx.stopRss();
 	const processMs = Date.now() - started;
 	const run = parseExecuteOutput(result.stdout);
 	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+	return { run, result, peakRss, processMs };
+}
+
+/** The simulator's figures of a row: latency, concurrency, what was applied and how often. */
+async function served(sim, count, wallMs) {
+	const summary = await sim.summary();
+	return {
+		requestsPerSec: (count / wallMs) * 1000,
+		msPerItem: wallMs / count,
+		p50Ms: summary.p50Ms,
+		p99Ms: summary.p99Ms,
+		maxInFlight: summary.maxInFlight,
+		applied: summary.distinctChanges,
+		duplicates: summary.duplicatedChanges,
+		requests: summary.total,
+		byStatus: summary.byStatus,
+	};
+}
+
+/** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
+async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
+	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options, shape });
+	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
+	await sim.reset();
+	const { run, result, peakRss, processMs } = await executeMeasured(ctx, id, 30 * 60_000);
 	const task = run.data.resultData.runData[TARGET]?.[0];
 	if (!task) throw new Error(`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`);
 	const items = task.data?.main?.[0] ?? [];
@@ -115,24 +136,15 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 		const kind = /dropped|reset|hang up/i.test(text) ? 'cut connection' : (/HTTP (\d{3})/.exec(text)?.[1] ?? 'other');
 		failures[kind] = (failures[kind] ?? 0) + 1;
 	}
-	const summary = await sim.summary();
 	const wallMs = task.executionTime;
 	const summaryLine = `${result.stdout}\n${result.stderr}`.split('\n').find((line) => line.includes('": done: '));
 	return {
 		wallMs,
 		processMs,
-		requestsPerSec: (count / wallMs) * 1000,
-		msPerItem: wallMs / count,
-		p50Ms: summary.p50Ms,
-		p99Ms: summary.p99Ms,
-		maxInFlight: summary.maxInFlight,
+		...(await served(sim, count, wallMs)),
 		peakRss,
 		succeeded: items.length - failed,
 		failed,
-		applied: summary.distinctChanges,
-		duplicates: summary.duplicatedChanges,
-		requests: summary.total,
-		byStatus: summary.byStatus,
 		failures,
 		executionFailed: Boolean(run.data.resultData.error),
 		summaryLine: summaryLine?.trim(),
@@ -145,36 +157,13 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
  */
 async function workflowRow(ctx, sim, { id, count }) {
 	await sim.reset();
-	const started = Date.now();
-	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
-		timeoutMs: 60 * 60_000,
-		onStart: (pid) => (ctx.stopRss = trackPeakRss(pid)),
-	});
-	const peakRss = ctx.stopRss();
-	const processMs = Date.now() - started;
-	const run = parseExecuteOutput(result.stdout);
-	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+	const { run, peakRss, processMs } = await executeMeasured(ctx, id, 60 * 60_000);
 	if (run.data.resultData.error) throw new Error(`${id}: the execution failed: ${JSON.stringify(run.data.resultData.error).slice(0, 2000)}`);
 	const wallMs = Object.values(run.data.resultData.runData)
 		.flat()
 		.reduce((sum, task) => sum + (task.executionTime ?? 0), 0);
-	const summary = await sim.summary();
-	return {
-		wallMs,
-		processMs,
-		requestsPerSec: (count / wallMs) * 1000,
-		msPerItem: wallMs / count,
-		p50Ms: summary.p50Ms,
-		p99Ms: summary.p99Ms,
-		maxInFlight: summary.maxInFlight,
-		peakRss,
-		succeeded: summary.distinctChanges,
-		failed: count - summary.distinctChanges,
-		applied: summary.distinctChanges,
-		duplicates: summary.duplicatedChanges,
-		requests: summary.total,
-		byStatus: summary.byStatus,
-	};
+	const figures = await served(sim, count, wallMs);
+	return { wallMs, processMs, ...figures, peakRss, succeeded: figures.applied, failed: count - figures.applied };
 }
 
 /**
