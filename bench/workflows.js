@@ -185,8 +185,11 @@ function exampleForCli(file, id) {
 	});
 	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger')) return workflow;
 	const page = { ...workflow, id: PAGED_SUB_ID, name: `bench ${PAGED_SUB_ID}` };
+	const entry = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger').name;
+	const { [entry]: _entryConnections, ...connections } = workflow.connections;
 	const caller = {
 		...workflow,
+		connections,
 		nodes: workflow.nodes
 			.filter((node) => node.type !== 'n8n-nodes-base.executeWorkflowTrigger')
 			.map((node) =>

@@ -487,6 +487,29 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				expect((await query('SELECT count(*) FROM contacts WHERE synced_version = updated_at'))[0][0]).toBe(String(ROWS));
 				expect(await query('SELECT contact_id FROM sync_errors')).toEqual([]);
 			});
+
+			test('activated, as its schedule runs it: the scheduled execution calls the published workflow for each page', async () => {
+				await query(`UPDATE contacts SET synced_version = NULL WHERE id <= '${id(1500)}'`);
+				await sim().reset();
+				const scheduled = readExample(PAGED_EXAMPLE);
+				scheduled.name = `${scheduled.name} (every 2 s)`;
+				(scheduled.nodes.find((node) => node.name === PAGED_TRIGGER) as WorkflowNode).parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: 2 }] } };
+				const workflowId = await save(scheduled);
+				await live.activate(workflowId);
+				const runs = async () => (await live.executions(workflowId)).filter((row) => row.mode === 'trigger');
+				await waitFor('a finished scheduled run', async () => ((await runs()).some((row) => !['new', 'running'].includes(row.status)) ? true : undefined), 120_000);
+				await live.deactivate(workflowId);
+				const finished = await waitFor('every run to finish', async () => {
+					const all = await live.executions(workflowId);
+					return all.every((row) => !['new', 'running'].includes(row.status)) ? all : undefined;
+				}, 120_000);
+				expect((await runs()).map((row) => row.status)).toEqual((await runs()).map(() => 'success'));
+				// The pages ran as executions of their own (called, not triggered), 2 for the 1,500 rows.
+				expect(finished.filter((row) => row.mode !== 'trigger').length).toBeGreaterThanOrEqual(2);
+				const updates = contactUpdates(await sim().requests()).map((request) => request.query.id as string);
+				expect(updates.sort()).toEqual(Array.from({ length: 1500 }, (_, i) => id(i + 1)));
+				expect((await query('SELECT count(*) FROM contacts WHERE synced_version = updated_at'))[0][0]).toBe(String(ROWS));
+			});
 		});
 
 		test('CRM export file: CSV read from disk, Extract From File, the CRM headers typed once under Input Columns, every row updated', async () => {
