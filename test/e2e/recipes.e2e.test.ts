@@ -492,18 +492,20 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				await query(`UPDATE contacts SET synced_version = NULL WHERE id <= '${id(1500)}'`);
 				await sim().reset();
 				const scheduled = readExample(PAGED_EXAMPLE);
-				scheduled.name = `${scheduled.name} (every 2 s)`;
-				(scheduled.nodes.find((node) => node.name === PAGED_TRIGGER) as WorkflowNode).parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: 2 }] } };
+				// One scheduled run: switched off as soon as it starts (two overlapping runs would both
+				// select the rows not yet marked synced, see the README).
+				scheduled.name = `${scheduled.name} (every 5 s)`;
+				(scheduled.nodes.find((node) => node.name === PAGED_TRIGGER) as WorkflowNode).parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: 5 }] } };
 				const workflowId = await save(scheduled);
 				await live.activate(workflowId);
 				const runs = async () => (await live.executions(workflowId)).filter((row) => row.mode === 'trigger');
-				await waitFor('a finished scheduled run', async () => ((await runs()).some((row) => !['new', 'running'].includes(row.status)) ? true : undefined), 120_000);
+				await waitFor('a scheduled run', async () => ((await runs()).length ? true : undefined), 120_000, 100);
 				await live.deactivate(workflowId);
 				const finished = await waitFor('every run to finish', async () => {
 					const all = await live.executions(workflowId);
 					return all.every((row) => !['new', 'running'].includes(row.status)) ? all : undefined;
 				}, 120_000);
-				expect((await runs()).map((row) => row.status)).toEqual((await runs()).map(() => 'success'));
+				expect((await runs()).map((row) => row.status)).toEqual(['success']);
 				// The pages ran as executions of their own (called, not triggered), 2 for the 1,500 rows.
 				expect(finished.filter((row) => row.mode !== 'trigger').length).toBeGreaterThanOrEqual(2);
 				const updates = contactUpdates(await sim().requests()).map((request) => request.query.id as string);
