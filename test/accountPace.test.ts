@@ -3,8 +3,8 @@
  * time: a registry test with a fake clock, and two runs in n8n's engine against a rate-limited
  * simulator over HTTP.
  */
-import { accountOf, IDLE_PACE_MS, joinAccountPace, leaveAccountPace } from '../nodes/VoiceAssistant/shared/request/accountPace';
-import { realClock, useClock } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { accountOf, joinAccountPace, leaveAccountPace, pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
@@ -32,16 +32,21 @@ describe('the account pace registry', () => {
 		expect(account).not.toContain('key-1');
 	});
 
-	it('a pace idle for a minute is dropped, whoever still holds it (a run n8n never finished)', () => {
+	it('a pace is kept however long its runs are quiet (a long Retry-After, a slow answer) and dropped when the last one leaves', () => {
 		let now = 1_000_000;
 		useClock({ now: () => now, sleep: realClock.sleep });
-		const held = joinAccountPace(accountOf('https://api.example.com', 'key-3'), {});
-		now += IDLE_PACE_MS - 1;
-		expect(joinAccountPace(accountOf('https://api.example.com', 'key-3'), {})).toBe(held);
-		now += IDLE_PACE_MS + 1;
-		const later = joinAccountPace(accountOf('https://api.example.com', 'key-4'), {});
-		expect(joinAccountPace(accountOf('https://api.example.com', 'key-3'), {})).not.toBe(held);
-		leaveAccountPace(later, {});
+		const waiting = {};
+		const before = pacedAccounts();
+		const held = joinAccountPace(accountOf('https://api.example.com', 'key-3'), waiting);
+		held.pacer.rateLimited();
+		now += 3_600_000; // an hour without a turn: the member still waits out its Retry-After
+		const next = {};
+		expect(joinAccountPace(accountOf('https://api.example.com', 'key-3'), next)).toBe(held);
+		expect(held.pacer.rate).toBeDefined();
+		leaveAccountPace(held, waiting);
+		expect(pacedAccounts()).toBe(before + 1);
+		leaveAccountPace(held, next);
+		expect(pacedAccounts()).toBe(before);
 	});
 });
 

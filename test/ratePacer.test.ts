@@ -1,11 +1,14 @@
 /**
  * The rate pacer driven by a fake clock and scripted answers (no timers, no timing asserts): a
- * token-bucket service like a real rate limit, and random 429s like a busy service. The
- * concurrency controller decides when pacing starts, as in a run (Run.answered).
+ * token-bucket service like a real rate limit, and random 429s like a busy service. A run's
+ * answer feedback (the limit on requests in flight) decides when pacing starts, as in a run.
  */
-import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import type { FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
+import { AnswerFeedback } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
-import { realClock, useClock } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
 
 /** A fake clock the pacer reads. */
 function clock() {
@@ -34,26 +37,26 @@ function tokenBucket(ratePerSec: number, now: () => number) {
 	};
 }
 
+/** A failure of the kind the pacer counts as `kind` (undefined: answered). */
+const FAILURE_OF: Record<AnswerKind, FailureKind | undefined> = { answered: undefined, 'rate-limited': 'rate-limited', failed: 'server-error' };
+
+/** A run's answer feedback in automatic mode (its limit on requests in flight). */
+const feedbackOfRun = (ceiling = 100) => new AnswerFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
+
 /**
  * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would
- * otherwise send one every `gapMs`), the controller told of each answer as Run.answered does;
- * returns how many of them the service answered 429.
+ * otherwise send one every `gapMs`), each answer told to the run's feedback; returns how many of
+ * them the service answered 429.
  */
-function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1) {
-	const controller = new ConcurrencyLimit(100);
+function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1, feedback = feedbackOfRun()) {
 	let throttled = 0;
 	for (let i = 0; i < attempts; i++) {
 		const turnIn = pacer.nextTurnIn();
 		time.advance(Math.max(gapMs, turnIn));
 		pacer.takeTurn(turnIn > gapMs);
 		const kind = service();
-		const cutsBefore = controller.cuts;
-		if (kind === 'rate-limited') {
-			throttled++;
-			controller.onAnswer(true, controller.limit);
-		} else controller.onAnswer(false, controller.limit);
-		pacer.onAnswer(kind);
-		if (controller.cuts > cutsBefore && kind === 'rate-limited') pacer.rateLimited();
+		if (kind === 'rate-limited') throttled++;
+		feedback.onAnswer(FAILURE_OF[kind], pacer);
 	}
 	return throttled;
 }
@@ -144,7 +147,7 @@ describe('RatePacer', () => {
 		const service = tokenBucket(200, time.now);
 		const runs = [0, 1, 2, 3].map(() => ({
 			pacer: pacerOn(time),
-			controller: new ConcurrencyLimit(1000),
+			feedback: feedbackOfRun(1000),
 			left: 2_500,
 			nextAt: time.now(),
 			throttled: 0,
@@ -159,16 +162,9 @@ describe('RatePacer', () => {
 			time.advance(run.nextAt - time.now());
 			const kind = service();
 			run.attempts++;
-			const cutsBefore = run.controller.cuts;
-			if (kind === 'rate-limited') {
-				run.throttled++;
-				if (run.pacer.rate === undefined) run.controller.onAnswer(true, run.controller.limit);
-			} else {
-				run.controller.onAnswer(false, run.controller.limit);
-				if (--run.left === 0) run.doneAt = time.now();
-			}
-			run.pacer.onAnswer(kind);
-			if (run.controller.cuts > cutsBefore && kind === 'rate-limited') run.pacer.rateLimited();
+			if (kind === 'rate-limited') run.throttled++;
+			else if (--run.left === 0) run.doneAt = time.now();
+			run.feedback.onAnswer(FAILURE_OF[kind], run.pacer);
 			const turnIn = run.pacer.nextTurnIn();
 			run.pacer.takeTurn(turnIn > 1);
 			run.nextAt = time.now() + Math.max(1, turnIn);

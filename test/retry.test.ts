@@ -1,12 +1,5 @@
-import {
-	MIN_RETRY_DELAY_MS,
-	backoffDelay,
-	decideRetry,
-	failureKindOf,
-	isRetryable,
-	parseRetryAfter,
-	type FailureKind,
-} from '../nodes/VoiceAssistant/shared/request/failure';
+import { failureKindOf, isRetryable, type FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
+import { MIN_RETRY_DELAY_MS, backoffDelay, decideRetry, parseRetryAfter } from '../nodes/VoiceAssistant/shared/request/retry';
 import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {

@@ -1,5 +1,5 @@
 import type { Logger } from 'n8n-workflow';
-import { clock } from './request/limiter';
+import { clock } from './clock';
 
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;

@@ -1,7 +1,7 @@
 import type { IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
-import { readHttpFailure } from './request/failure';
+import { readHttpFailure } from './httpFailure';
 import { readApiTarget } from './target';
 import { toUserError } from './userErrors';
 

@@ -1,7 +1,6 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { isRetryable, type HttpFailure } from './request/failure';
-import { isHtml } from './request/output';
+import { isHtml, isRetryable, type HttpFailure } from './httpFailure';
 import { redact } from './redact';
 import { originOf } from './target';
 

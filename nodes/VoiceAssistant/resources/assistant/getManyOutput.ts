@@ -14,7 +14,7 @@ import {
 	LANGUAGE_NAMES,
 	SIMPLIFIED_ASSISTANT_FIELDS,
 } from '../../shared/spec/values';
-import { isHtml } from '../../shared/request/output';
+import { isHtml } from '../../shared/httpFailure';
 
 /** Said on a simplified assistant without an id, which Simplify would otherwise hide. */
 const NO_ID_NOTICE = `No id: the service sent none of the fields ${ASSISTANT_ID_FIELDS.join(', ')} for this assistant. Turn off Simplify to see every field it sent.`;

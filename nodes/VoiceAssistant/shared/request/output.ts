@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { originOf } from '../target';
-import { ServiceAnswerError } from './failure';
+import { isHtml, ServiceAnswerError } from '../httpFailure';
 import { redact, redactValue } from '../redact';
-import type { NodeError } from './run';
+import type { LoopItem } from './n8nAdapter';
+import type { NodeError } from './triesMemory';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */
 function asJson(answer: unknown): IDataObject {
@@ -34,44 +35,16 @@ export function outputItems(
 }
 
 /**
- * Whether the node runs as a tool of an AI Agent: n8n makes a `…Tool` node type of a node that
- * is `usableAsTool`, and the workflow names that type.
- */
-function runsAsTool(context: IExecuteSingleFunctions): boolean {
-	return context.getNode().type.endsWith('Tool');
-}
-
-/**
- * Whether a failed item becomes an output item instead of failing the run: when the node
- * continues on fail, and when it is an agent's tool. An agent gives its model only what a tool
- * returns; a thrown error reaches the model as an empty answer (AI Agent 2.x) or ends the
- * agent's whole run (3.x), so the model could neither tell the user nor try again.
- */
-export function failureBecomesItem(context: IExecuteSingleFunctions): boolean {
-	return context.continueOnFail() || runsAsTool(context);
-}
-
-/**
  * A failed item. Only `json.error`: n8n recognises such an item for the error output and joins
  * its input row to it through pairedItem (setting the item's `error` instead would make n8n
  * replace the joined json with the bare message). For a model the text also carries the
  * details (the service's own message, the problems of an invalid input), worded as n8n words
  * the errors of its own tools.
  */
-export function errorItem(
-	context: IExecuteSingleFunctions,
-	error: NodeError,
-	itemIndex: number,
-): INodeExecutionData {
+export function errorItem({ asTool, itemIndex }: Pick<LoopItem, 'asTool' | 'itemIndex'>, error: NodeError): INodeExecutionData {
 	const { message, description } = error;
-	const details = runsAsTool(context) && description && !message.includes(description);
+	const details = asTool && description && !message.includes(description);
 	return { json: { error: details ? `${message}\n\nDetails: ${description}` : message }, pairedItem: { item: itemIndex } };
-}
-
-/** An HTML page (a proxy, a login page, a web site at the Base URL) rather than the API's JSON. */
-export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
-	if (typeof body !== 'string' || body.trim() === '') return false;
-	return String(headers['content-type'] ?? '').includes('text/html') || /^\s*<(!doctype|html)/i.test(body);
 }
 
 /**

@@ -7,128 +7,106 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { clock, wait } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
+import { readHttpFailure, type HttpFailure } from '../httpFailure';
 import { invalidInputError } from '../spec/validation';
 import type { ApiTarget } from '../target';
-import { decideRetry, parseRetryAfter, readHttpFailure, type HttpFailure } from './failure';
-import { clock, wait } from './limiter';
-import { errorItem, failureBecomesItem, outputItems, redactError } from './output';
-import { runOf, TriesMemory, type NodeError, type Outcome, type Run } from './run';
 import { failureContext, notSentError, toUserError } from '../userErrors';
+import { runOf, withCancelSignal, type LoopItem } from './n8nAdapter';
+import { errorItem, outputItems, redactError } from './output';
+import { decideRetry, parseRetryAfter } from './retry';
+import type { Run } from './run';
+import type { Outcome } from './triesMemory';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
+
+/** One item's send as the steps below see it. */
+interface ItemSend {
+	context: IExecutePaginationFunctions;
+	item: LoopItem;
+	run: Run;
+	target: ApiTarget;
+	request: Request;
+	method: string;
+}
 
 /**
  * Sends one item's request: the `pagination` request operation of every operation's routing, the
  * one hook of n8n's declarative engine that wraps an item's whole request. In order: wait until
- * the run is prepared → an earlier try's outcome, if n8n retries the node → a slot (limit) → the
+ * n8n's loop is over → an earlier try's outcome, if n8n retries the node → a slot (limit) → the
  * turn (pace) → attempt → classify → retry → output.
  */
 export async function sendItem(this: IExecutePaginationFunctions, request: Request): Promise<INodeExecutionData[]> {
-	const run = runOf(this, request.options);
-	const itemIndex = this.getItemIndex();
+	const { run, item } = runOf(this, request.options);
+	const { itemIndex } = item;
 	const invalid = run.invalidItems.get(itemIndex);
 	if (invalid) {
 		run.finishItem(false);
-		return [errorItem(this, invalid, itemIndex)];
+		return [errorItem(item, invalid)];
 	}
 	const prepared = await run.whenPrepared();
 	if (!prepared && run.abandoned) {
 		// n8n's loop threw and reports its own error; under Continue On Fail say why nothing was sent.
-		if (!failureBecomesItem(this)) return [];
-		const why = new NodeOperationError(this.getNode(), `Not sent: n8n could not prepare every item of this run (item ${run.preparedCount} failed)`, {
+		if (!item.failuresBecomeItems) return [];
+		const why = new NodeOperationError(item.node, `Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`, {
 			itemIndex,
 			description: 'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
 		});
-		return [errorItem(this, why, itemIndex)];
+		return [errorItem(item, why)];
 	}
 	const target = await run.apiTarget(this);
-	const outcome = prepared ? await outcomeOf(this, run, target, request) : notSent(this, run);
+	const send: ItemSend = { context: this, item, run, target, request, method: String(request.options.method ?? 'GET').toUpperCase() };
+	const outcome = prepared ? await outcomeOf(send) : notSent(send);
 	if ('error' in outcome) redactError(outcome.error, target.apiKey);
 	run.finishItem('items' in outcome);
 	if ('items' in outcome) return outputItems(outcome.items, itemIndex, request.options.qs?.id, target.apiKey);
-	if (failureBecomesItem(this)) return [errorItem(this, outcome.error, itemIndex)];
+	if (item.failuresBecomeItems) return [errorItem(item, outcome.error)];
 	throw outcome.error;
 }
 
-async function outcomeOf(context: IExecutePaginationFunctions, run: Run, target: ApiTarget, request: Request): Promise<Outcome> {
-	const itemIndex = context.getItemIndex();
-	request.options.baseURL = target.root;
-	const continues = failureBecomesItem(context);
-	let deadline: AbortSignal | undefined;
+/** An earlier try's outcome, or a slot (limit) → attempts; a failure without Continue On Fail stops the run. */
+async function outcomeOf(send: ItemSend): Promise<Outcome> {
+	const { run, item, target } = send;
+	send.request.options.baseURL = target.root;
 	const problem = target.problem ?? run.policy.problem;
-	if (problem) return stopOn(run, itemIndex, continues, { error: invalidInputError(context.getNode(), [problem], itemIndex) });
-	if (target.notAllowed) return stopOn(run, itemIndex, continues, { error: new NodeOperationError(context.getNode(), target.notAllowed, { itemIndex }) });
-	return await sendOne({
-		run,
-		itemIndex,
-		method: methodOf(request),
-		fingerprint: run.earlierTries && TriesMemory.fingerprint(request.options),
-		continues,
-		attempt: async () => {
-			deadline = AbortSignal.timeout(Number(request.options.timeout) || 300_000);
-			return await attemptRequest(context, target, request, deadline);
-		},
-		timedOut: () => deadline?.aborted === true && context.getExecutionCancelSignal?.()?.aborted !== true,
-		failed: (failure, attempts, askedMs) =>
-			toUserError(context.getNode(), failure, { ...failureContext(request.options, attempts), askedMs }, itemIndex, target.apiKey),
-		notSent: () => notSent(context, run),
-	});
-}
-
-/**
- * One item's send as the engine sees it (n8n's context stays in sendItem): `fingerprint` when
- * outcomes are kept across Retry On Fail tries; `continues` when failures become items;
- * `timedOut`, whether the last attempt's own deadline passed; `failed` and `notSent` build errors.
- */
-export interface ItemSend {
-	run: Run;
-	itemIndex: number;
-	method: string;
-	fingerprint?: string;
-	continues: boolean;
-	attempt: () => Promise<INodeExecutionData[]>;
-	timedOut?: () => boolean;
-	failed: (failure: HttpFailure, attempts: number, askedMs?: number) => NodeError;
-	notSent: () => Outcome;
-}
-
-/** An earlier try's outcome → a slot (limit) → attempts; a failure without Continue On Fail stops the run. */
-export async function sendOne(item: ItemSend): Promise<Outcome> {
-	const { run, itemIndex, fingerprint } = item;
-	const earlier = fingerprint ? run.earlierTries?.recall(itemIndex, fingerprint) : undefined;
-	if (earlier) return stopOn(run, itemIndex, item.continues, earlier);
-	const sent = await run.limiter.use(async () => await attempts(item), run.signal);
-	if (!sent) return item.notSent();
-	if (fingerprint) run.earlierTries?.keep(itemIndex, fingerprint, sent.outcome, sent.failure && { method: item.method, kind: sent.failure.kind });
+	if (problem) return stopOn(send, { error: invalidInputError(item.node, [problem], item.itemIndex) });
+	if (target.notAllowed) return stopOn(send, { error: new NodeOperationError(item.node, target.notAllowed, { itemIndex: item.itemIndex }) });
+	const earlier = run.earlierTries?.recall(item.itemIndex);
+	if (earlier) return stopOn(send, earlier);
+	const sent = await run.limiter.use(async () => await attempts(send), run.signal);
+	if (!sent) return notSent(send);
+	run.earlierTries?.keep(item.itemIndex, send.method, sent.outcome, sent.failure?.kind);
 	return sent.outcome;
 }
 
 /** attempt → classify → retry, until the item has its outcome; holds the item's slot throughout. */
-async function attempts(item: ItemSend): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
-	const { run, method } = item;
+async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
+	const { run, item, method } = send;
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
-		if (!(await run.mayStartAttempt())) return { outcome: item.notSent() };
+		if (!(await run.mayStartAttempt())) return { outcome: notSent(send) };
 		let failure: HttpFailure;
+		const deadline = new AbortController();
 		try {
-			const items = await item.attempt();
+			const items = await attemptRequest(send, deadline);
 			run.answered(undefined);
 			return { outcome: { items } };
 		} catch (caught) {
 			if (caught instanceof NodeOperationError) {
 				run.answered(undefined); // from our response hooks: the service did answer
-				return { outcome: stopOn(run, item.itemIndex, item.continues, { error: caught }) };
+				return { outcome: stopOn(send, { error: caught }) };
 			}
-			failure = readHttpFailure(caught, item.timedOut?.());
+			failure = readHttpFailure(caught, deadline.signal.aborted);
 		}
 		run.answered(failure.kind);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
 		const decision = decideRetry(run.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
 		if (!decision.retry || run.cancelled) {
-			const error = item.failed(failure, attempt, decision.retry ? undefined : decision.askedMs);
-			return { outcome: stopOn(run, item.itemIndex, item.continues, { error }), failure };
+			const context = { ...failureContext(send.request.options, attempt), askedMs: decision.retry ? undefined : decision.askedMs };
+			const error = toUserError(item.node, failure, context, item.itemIndex, send.target.apiKey);
+			return { outcome: stopOn(send, { error }), failure };
 		}
 		if (!decision.guided) unguidedRetries++;
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
@@ -136,7 +114,7 @@ async function attempts(item: ItemSend): Promise<{ outcome: Outcome; failure?: H
 		run.progress.retryWaitStarted();
 		const waited = await wait(decision.delayMs, run.signal);
 		run.progress.retryWaitEnded();
-		if (!waited) return { outcome: item.notSent() };
+		if (!waited) return { outcome: notSent(send) };
 	}
 }
 
@@ -145,49 +123,42 @@ async function attempts(item: ItemSend): Promise<{ outcome: Outcome; failure?: H
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
  */
-async function attemptRequest(
-	context: IExecutePaginationFunctions,
-	{ credential }: ApiTarget,
-	request: Request,
-	deadline: AbortSignal,
-): Promise<INodeExecutionData[]> {
-	const execution = context.getExecutionCancelSignal?.();
-	const signal = execution ? AbortSignal.any([execution, deadline]) : deadline;
-	// n8n's helper sets the request's abort signal from this method of the context.
-	const attemptContext = Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as IExecutePaginationFunctions;
+async function attemptRequest({ context, item, target, request }: ItemSend, deadline: AbortController): Promise<INodeExecutionData[]> {
+	const done = new AbortController();
+	void clock.sleep(Number(request.options.timeout) || 300_000, done.signal).then(() => done.signal.aborted || deadline.abort());
+	const signal = item.cancelSignal ? AbortSignal.any([item.cancelSignal, deadline.signal]) : deadline.signal;
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
 	const options = { ...request.options, headers: { ...request.options.headers }, returnFullResponse: true } as IHttpRequestOptions;
-	const response = (await context.helpers.httpRequestWithAuthentication.call(attemptContext, CREDENTIAL_NAME, options, {
-		credentialsDecrypted: credential,
-	})) as IN8nHttpFullResponse;
-	let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-	for (const { actions } of request.postReceive) {
-		for (const action of actions) {
-			// operationRouting only takes functions; a declarative action would need n8n's own runner.
-			if (typeof action !== 'function') throw new NodeOperationError(context.getNode(), `postReceive action "${action.type}" is not supported here`);
-			items = await action.call(context, items, response);
+	try {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(withCancelSignal(context, signal), CREDENTIAL_NAME, options, {
+			credentialsDecrypted: target.credential,
+		})) as IN8nHttpFullResponse;
+		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
+		for (const { actions } of request.postReceive) {
+			for (const action of actions) {
+				// operationRouting only takes functions; a declarative action would need n8n's own runner.
+				if (typeof action !== 'function') throw new NodeOperationError(item.node, `postReceive action "${action.type}" is not supported here`);
+				items = await action.call(context, items, response);
+			}
 		}
+		return items;
+	} finally {
+		done.abort();
 	}
-	return items;
 }
 
 /** A failure that ends the item; without Continue On Fail it stops the run at once, before anything else may start. */
-function stopOn(run: Run, itemIndex: number, continues: boolean, outcome: Outcome): Outcome {
-	if ('error' in outcome && !continues) run.stop(outcome.error, itemIndex);
+function stopOn({ run, item }: ItemSend, outcome: Outcome): Outcome {
+	if ('error' in outcome && !item.failuresBecomeItems) run.stop(outcome.error, item.itemIndex);
 	return outcome;
 }
 
 /** An item that is not sent (again): the execution was cancelled, or another item stopped the run. */
-function notSent(context: IExecutePaginationFunctions, run: Run): Outcome {
-	const itemIndex = context.getItemIndex();
-	if (run.stopError && !run.cancelled) return { error: notSentError(context.getNode(), itemIndex, run.stoppedBy, run.stopError) };
-	const error = new NodeOperationError(context.getNode(), 'The execution was cancelled', {
-		itemIndex,
+function notSent({ run, item }: ItemSend): Outcome {
+	if (run.stopError && !run.cancelled) return { error: notSentError(item.node, item.itemIndex, run.stoppedBy, run.stopError) };
+	const error = new NodeOperationError(item.node, 'The execution was cancelled', {
+		itemIndex: item.itemIndex,
 		description: 'This item was not sent (again) after the execution was cancelled.',
 	});
 	return { error };
-}
-
-function methodOf(request: Request): string {
-	return String(request.options.method ?? 'GET').toUpperCase();
 }

@@ -1,0 +1,62 @@
+import * as n8nWorkflow from 'n8n-workflow';
+
+/** Time as the node sees it: real by default, a fake clock in the model-based tests. */
+export interface Clock {
+	now(): number;
+	/** Resolves after `ms`, or as soon as `signal` aborts. */
+	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/**
+ * The host n8n's timers (a node may not call setTimeout). n8n-workflow 1.x and 2.8 export
+ * `sleepWithAbort(ms, signal)`; from 2.39 on, n8n-workflow re-exports `@n8n/utils/sleep`, whose
+ * `sleep(ms, signal)` takes the signal instead. Both clear their timer when the signal aborts and
+ * then reject; 2.8's `sleep(ms)` ignores a second argument. Checked on each n8n version by
+ * test/clock.test.ts and the e2e suite.
+ */
+const { sleepWithAbort, sleep } = n8nWorkflow as unknown as { sleepWithAbort?: Sleep; sleep: Sleep };
+const clearingSleep: Sleep = typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep;
+
+/** Callbacks to run when a signal aborts: one listener per signal, however many wait on it. */
+const wakers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/** Runs `wake` when `signal` aborts; returns the function that forgets it. */
+export function onAbort(signal: AbortSignal, wake: () => void): () => void {
+	let waiting = wakers.get(signal);
+	if (!waiting) {
+		const callbacks = new Set<() => void>();
+		signal.addEventListener('abort', () => callbacks.forEach((callback) => callback()), { once: true });
+		wakers.set(signal, callbacks);
+		waiting = callbacks;
+	}
+	waiting.add(wake);
+	return () => waiting.delete(wake);
+}
+
+async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+	if (!signal) return await sleep(ms);
+	if (signal.aborted) return;
+	// A signal of its own, so that thousands of waits add one listener to the run's.
+	const own = new AbortController();
+	const forget = onAbort(signal, () => own.abort());
+	// The race ends the wait on abort even where the host's sleep would not (none known).
+	await Promise.race([clearingSleep(ms, own.signal).catch(() => undefined), new Promise<void>((resolve) => onAbort(own.signal, resolve))]);
+	forget();
+}
+
+export const realClock: Clock = { now: () => Date.now(), sleep: abortableSleep };
+
+/** The clock every part of the node reads; only tests replace it. */
+export let clock: Clock = realClock;
+
+export function useClock(replacement: Clock): void {
+	clock = replacement;
+}
+
+/** Waits `ms` unless `signal` aborts first; false when it did. */
+export async function wait(ms: number, signal: AbortSignal): Promise<boolean> {
+	if (!signal.aborted) await clock.sleep(ms, signal);
+	return !signal.aborted;
+}

@@ -1,0 +1,63 @@
+import type { FailureKind } from '../httpFailure';
+import type { ConcurrencyLimit } from './concurrencyLimit';
+import type { Limiter } from './limiter';
+import type { AnswerKind, RatePacer } from './ratePacer';
+
+/** Pacing also starts when this many of the latest RECENT answers were 429 (random 429s practically never do). */
+const RECENT = 20;
+const THROTTLED_OF_RECENT_TO_PACE = 16;
+
+/** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */
+export function isPushback(kind: FailureKind): boolean {
+	return kind === 'rate-limited' || kind === 'unavailable' || kind === 'timeout';
+}
+
+/** How the pacer counts an attempt's end (undefined: an answer that is not an error). */
+export function answerKind(failure: FailureKind | undefined): AnswerKind {
+	if (failure === undefined || failure === 'client-error') return 'answered';
+	return failure === 'rate-limited' ? 'rate-limited' : 'failed';
+}
+
+/**
+ * What each answer of a run moves: the account's pace hears every answer; in automatic mode the
+ * limit on requests in flight hears it too, and pacing starts when the answers show a rate limit
+ * (a round cut with 429s in it, or most of the latest answers 429). Once paced, 429s move the
+ * pace, not the limit. Without a limit (a fixed Max Concurrent Requests) only the pace hears.
+ */
+export class AnswerFeedback {
+	/** Whether each of the latest RECENT answers was a 429, and how many were. */
+	private readonly recent: boolean[] = [];
+
+	private recentThrottled = 0;
+
+	private throttledSinceCut = 0;
+
+	/** The lowest pace of the run, for its summary. */
+	lowestPace: number | undefined;
+
+	constructor(
+		private readonly limit: ConcurrencyLimit | undefined,
+		private readonly limiter: Limiter,
+	) {}
+
+	onAnswer(failure: FailureKind | undefined, pacer: RatePacer | undefined): void {
+		const kind = answerKind(failure);
+		pacer?.onAnswer(kind);
+		if (!this.limit) return;
+		const throttled = kind === 'rate-limited';
+		if (throttled) this.throttledSinceCut++;
+		this.recent.push(throttled);
+		if (throttled) this.recentThrottled++;
+		if (this.recent.length > RECENT && this.recent.shift()) this.recentThrottled--;
+		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
+		const paced = pacer?.rate !== undefined;
+		const cutsBefore = this.limit.cuts;
+		this.limit.onAnswer(failure !== undefined && isPushback(failure) && !(paced && throttled), this.limiter.inUse);
+		this.limiter.setLimit(this.limit.limit);
+		if (pacer?.rate !== undefined) this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);
+		if (this.limit.cuts === cutsBefore) return;
+		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
+		if (this.throttledSinceCut > 0) pacer?.rateLimited();
+		this.throttledSinceCut = 0;
+	}
+}

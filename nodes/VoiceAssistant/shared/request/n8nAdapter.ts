@@ -1,0 +1,219 @@
+import type { IDataObject, IExecuteSingleFunctions, INode } from 'n8n-workflow';
+import * as n8nWorkflow from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+import { clock, onAbort } from '../clock';
+import type { Run } from './run';
+
+/*
+ * Every inference the node makes about n8n's declarative loop lives here. A declarative node
+ * never sees a "run": n8n-core's RoutingNode.runNode (packages/core/src/execution-engine/
+ * routing-node.ts, the same loop in n8n 1.123, 2.8 and 2.41) builds every item's request in one
+ * loop, calling each item's preSend in the loop, and sends (the `pagination` request operation)
+ * after it. What is read here, and why it holds on each version, is cited beside it; the e2e
+ * suite (test/e2e/adapter.e2e.test.ts) checks each inference in real n8n 1.123.50, 2.8.4 and 2.41.1.
+ */
+
+/** n8n's Batching (Request Options): this many items, then a pause. */
+export interface Batching {
+	size: number;
+	intervalMs: number;
+}
+
+/** One item as n8n's loop hands it to the node. */
+export interface LoopItem {
+	node: INode;
+	itemIndex: number;
+	/** The node run the item belongs to: the tries of n8n's Retry On Fail share it. */
+	nodeRun: object;
+	/** The items n8n's loop goes through in this node run. */
+	itemCount: number;
+	/** n8n goes on past an item it cannot prepare, giving that item its own error. */
+	skipsFailedItems: boolean;
+	/** Aborted when the execution is cancelled. */
+	cancelSignal: AbortSignal | undefined;
+	/** The node runs as an AI Agent's tool. */
+	asTool: boolean;
+	/** A failed item becomes an output item (Continue On Fail, or a tool) instead of failing the node. */
+	failuresBecomeItems: boolean;
+	retryOnFail: boolean;
+}
+
+/** What n8n passes its loop: `inputData` of the item's context (a private field in every version). */
+type LoopInput = { main?: Array<Array<{ json?: unknown }>>; ai_tool?: Array<Array<{ json?: unknown }>> };
+
+function loopInput(context: IExecuteSingleFunctions): LoopInput | undefined {
+	return (context as unknown as { inputData?: LoopInput }).inputData;
+}
+
+/**
+ * The node run an item belongs to, the same object on every try of n8n's Retry On Fail:
+ * - a node run that n8n's WorkflowExecute scheduled (a manual or scheduled execution, each pass of
+ *   a loop, an AI Agent 3.x tool call that the engine runs as a node of its own): its execute data,
+ *   which runNode passes unchanged to every try (workflow-execute.ts, the retry loop around runNode);
+ * - a tool call inside an AI Agent's own run (makeHandleToolInvocation in get-input-connection-data.ts):
+ *   n8n gives every call the agent's execute data, and each try of a call `[[{ json: toolArgs }]]`
+ *   as its input, so the call's arguments object is what its tries share and other calls do not;
+ * - otherwise (no known n8n) the loop's input object, which every item of one loop shares.
+ */
+export function nodeRunOf(context: IExecuteSingleFunctions): object {
+	const executeData = context.getExecuteData?.();
+	if (executeData?.node?.name === context.getNode().name) return executeData;
+	const input = loopInput(context);
+	const toolArgs = input?.ai_tool?.[0]?.[0]?.json;
+	if (executeData && toolArgs !== null && typeof toolArgs === 'object') return toolArgs;
+	if (input) return input;
+	throw new NodeOperationError(context.getNode(), 'This n8n version runs the node in a way it does not know', {
+		itemIndex: context.getItemIndex(),
+		description: 'n8n gave the node neither its execution data nor its input, so it cannot tell which items belong together. Nothing was sent.',
+	});
+}
+
+/**
+ * The number of items n8n's loop goes through: runNode iterates
+ * `(inputData.main ?? inputData.ai_tool)[0]`, already cut to the first item for Execute Once
+ * (workflow-execute.ts, prepareConnectionInputData… executeOnce). A tool call is one item.
+ */
+function itemCount(context: IExecuteSingleFunctions): number {
+	const input = loopInput(context);
+	return (input?.main ?? input?.ai_tool)?.[0]?.length ?? 1;
+}
+
+/**
+ * From n8n-core 2.39.4 on, runNode wraps each item's preparation in a try/catch and, under
+ * Continue On Fail, gives the item n8n's error and goes on with the next; up to 2.39.3 (so 1.123
+ * and 2.8) the error ends the loop and n8n passes the input through. The node cannot see n8n-core:
+ * n8n-workflow's `toHostname` marks the new loop, as that same code of 2.39.4 calls it and
+ * n8n-workflow 2.39.2 (which n8n-core 2.39.4 needs) added it.
+ */
+const LOOP_SKIPS_FAILED_ITEMS = typeof (n8nWorkflow as { toHostname?: unknown }).toHostname === 'function';
+
+/** runNode reads Batching from the node's Request Options: a pause of `batchInterval` before every `batchSize`-th item. */
+function readBatching(context: IExecuteSingleFunctions): Batching | undefined {
+	const { batching } = context.getNodeParameter('requestOptions', {}) as { batching?: { batch?: IDataObject } };
+	const size = Number(batching?.batch?.batchSize);
+	const intervalMs = Number(batching?.batch?.batchInterval);
+	return intervalMs > 0 ? { size: size > 0 ? size : 1, intervalMs } : undefined;
+}
+
+/** n8n makes a `…Tool` node type of a node that is `usableAsTool`, and the workflow names that type. */
+function runsAsTool(node: INode): boolean {
+	return node.type.endsWith('Tool');
+}
+
+export function readLoopItem(context: IExecuteSingleFunctions): LoopItem {
+	const node = context.getNode();
+	const asTool = runsAsTool(node);
+	const continueOnFail = context.continueOnFail();
+	return {
+		node,
+		itemIndex: context.getItemIndex(),
+		nodeRun: nodeRunOf(context),
+		itemCount: asTool ? 1 : itemCount(context),
+		skipsFailedItems: LOOP_SKIPS_FAILED_ITEMS && continueOnFail,
+		cancelSignal: context.getExecutionCancelSignal?.(),
+		asTool,
+		failuresBecomeItems: continueOnFail || asTool,
+		retryOnFail: node.retryOnFail === true,
+	};
+}
+
+/**
+ * The context an attempt sends through: n8n's request helper aborts the request on the signal it
+ * reads from the context's getExecutionCancelSignal (request-helper-functions.ts, every version).
+ */
+export function withCancelSignal<T extends IExecuteSingleFunctions>(context: T, signal: AbortSignal): T {
+	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
+}
+
+/**
+ * n8n's loop over one node run's items, as the node sees it through each item's preSend. runNode
+ * calls every item's preSend synchronously inside the loop (makeRequest runs up to its first
+ * await), and the loop awaits nothing but Batching's pauses: so a microtask queued while item 0
+ * is prepared runs once the loop has ended (or paused). Ended with items missing, it either
+ * skipped them (2.39.4+ under Continue On Fail: the others are sent) or threw (nothing is sent:
+ * n8n reports its own error). With Batching, a pause longer than the batch interval without a new
+ * item means the loop is over.
+ */
+export class ItemLoop {
+	private prepared = 0;
+
+	private reachedEnd = false;
+
+	private over = false;
+
+	private wake: (() => void) | undefined;
+
+	/** The number of items the run sends once the loop is over, or undefined when it threw. */
+	readonly outcome: Promise<number | undefined>;
+
+	constructor(
+		readonly total: number,
+		readonly batching: Batching | undefined,
+		private readonly skipsFailedItems: boolean,
+		cancelSignal: AbortSignal | undefined,
+	) {
+		this.outcome = this.watch(cancelSignal ?? new AbortController().signal);
+	}
+
+	/** The loop may still prepare an item of this run. */
+	get preparing(): boolean {
+		return !this.over;
+	}
+
+	get preparedCount(): number {
+		return this.prepared;
+	}
+
+	itemPrepared(itemIndex: number): void {
+		this.prepared++;
+		if (itemIndex >= this.total - 1) this.reachedEnd = true;
+		this.wake?.();
+	}
+
+	private async watch(cancelSignal: AbortSignal): Promise<number | undefined> {
+		await Promise.resolve();
+		while (this.batching && !this.reachedEnd && !cancelSignal.aborted) {
+			const before = this.prepared;
+			// A new item ends the pause early (and clears its timer).
+			const pause = new AbortController();
+			this.wake = () => pause.abort();
+			const forget = onAbort(cancelSignal, this.wake);
+			await clock.sleep(this.batching.intervalMs + 1000, pause.signal);
+			forget();
+			if (this.prepared === before) break;
+		}
+		this.wake = undefined;
+		this.over = true;
+		return this.reachedEnd || this.skipsFailedItems ? this.prepared : undefined;
+	}
+}
+
+/** The run that item 0 began last, per node run. */
+const latestRun = new WeakMap<object, Run>();
+
+/** The run each item's request belongs to, from its preSend to its send step. */
+const runOfRequest = new WeakMap<object, Run>();
+
+/**
+ * Called from every item's preSend: n8n prepares a node run's items in order, item 0 first. Item
+ * 0 (or the first item n8n could prepare) starts a run; the others join it while n8n's loop is
+ * on. A run that item 0 of a later try finds still preparing was abandoned by n8n.
+ */
+export function joinRun(context: IExecuteSingleFunctions, request: object, start: (item: LoopItem, loop: ItemLoop) => Run): { run: Run; item: LoopItem } {
+	const item = readLoopItem(context);
+	let run = latestRun.get(item.nodeRun);
+	if (item.itemIndex === 0 || !run?.loop.preparing) {
+		if (run?.loop.preparing) run.end('abandoned');
+		run = start(item, new ItemLoop(item.itemCount, readBatching(context), item.skipsFailedItems, item.cancelSignal));
+		latestRun.set(item.nodeRun, run);
+	}
+	runOfRequest.set(request, run);
+	return { run, item };
+}
+
+/** The run of a request that went through preSend (every operation's routing has one). */
+export function runOf(context: IExecuteSingleFunctions, request: object): { run: Run; item: LoopItem } {
+	const run = runOfRequest.get(request);
+	if (!run) throw new NodeOperationError(context.getNode(), 'The request skipped the node\'s preparation', { itemIndex: context.getItemIndex() });
+	return { run, item: readLoopItem(context) };
+}

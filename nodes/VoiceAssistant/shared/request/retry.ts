@@ -1,0 +1,55 @@
+import type { RequestPolicy } from '../requestPolicy';
+import { isRetryable, type FailureKind } from '../httpFailure';
+
+/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date; undefined if absent or unreadable. */
+export function parseRetryAfter(header: unknown, now: number): number | undefined {
+	const value = Array.isArray(header) ? header[0] : header;
+	if (typeof value === 'number') return value >= 0 ? value * 1000 : undefined;
+	if (typeof value !== 'string' || value.trim() === '') return undefined;
+	const text = value.trim();
+	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+	if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its weekday and month
+	const date = Date.parse(text);
+	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** The shortest wait between two attempts, whatever Retry-After or the backoff say. */
+export const MIN_RETRY_DELAY_MS = 250;
+const BASE_BACKOFF_MS = 500;
+const MAX_BACKOFF_MS = 30_000;
+
+/** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^attempt)]. */
+export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+	return Math.round(Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt) * random());
+}
+
+export type RetryDecision =
+	| { retry: true; delayMs: number; guided: boolean }
+	/** `askedMs`: the service asked for a wait beyond what Max Retry Wait leaves. */
+	| { retry: false; askedMs?: number };
+
+/**
+ * What to do after an attempt failed. A wait the service asked for (Retry-After on a 429 or 503)
+ * is bounded by Max Retry Wait alone: under a long storm every request still goes through once
+ * the service lets it. Other failures are also bounded by Max Retries. `unguidedRetries`: this
+ * item's retries so far without such guidance; `waitedMs`: the time it already spent waiting.
+ */
+export function decideRetry(
+	policy: RequestPolicy,
+	method: string,
+	kind: FailureKind,
+	unguidedRetries: number,
+	waitedMs: number,
+	retryAfterMs: number | undefined,
+	random: () => number = Math.random,
+): RetryDecision {
+	const guided = retryAfterMs !== undefined && (kind === 'rate-limited' || kind === 'unavailable');
+	if (!policy.retry || !isRetryable(method, kind)) return { retry: false };
+	if (!guided && unguidedRetries >= policy.maxRetries) return { retry: false };
+	// A floor: `Retry-After: 0` (or a backoff drawn as 0) must not become a burst.
+	const delayMs = Math.max(MIN_RETRY_DELAY_MS, retryAfterMs ?? backoffDelay(unguidedRetries, random));
+	if (waitedMs + delayMs <= policy.maxRetryWaitMs) return { retry: true, delayMs, guided };
+	// A Retry-After longer than the wait left fails at once, saying so (an hour would overflow a timer).
+	return guided && (retryAfterMs as number) > policy.maxRetryWaitMs - waitedMs ? { retry: false, askedMs: retryAfterMs } : { retry: false };
+}
+
