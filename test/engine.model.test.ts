@@ -1,24 +1,26 @@
 /**
- * A model-based test of the request engine (fast-check, a fake clock, deterministic): overlapping
- * runs of one service account, with random answer sequences (200, 400, 429 and 503 with
- * Retry-After in both forms, cut connections, timeouts), random cancels and runs that n8n
- * abandons mid-way. Each run goes through the engine's own lifecycle (itemPrepared → whenPrepared
- * → joinPace → sendOne → finishItem) with the real limiter, limit, pace and retry policy; only the
- * HTTP attempt is the model's. Invariants: no attempt starts after its run's stop or cancel; every
- * run ends and leaves the pace registry; each item gets one outcome; no POST is sent again once
- * the service may have received it; a later run on a quiet service is not held to an old pace.
+ * A model-based test of the request engine (fast-check, a fake clock, deterministic). The model
+ * plays n8n: its declarative loop (every item's preSend in one synchronous pass, each send step
+ * after it; an item whose expression fails ends the loop, or, on n8n 2.39.4+ under Continue On
+ * Fail, is skipped), its Retry On Fail (the same node run again), AI Agent tool calls (each with
+ * the agent's execute data and its own arguments), cancels and expression values that change on
+ * every try. It calls the node's real hooks (preSend, the send step, postReceive), so the adapter,
+ * the run, the memory of tries, the limit, the pace and the retries are the real ones; only the
+ * service's answers are the model's. Invariants: no attempt starts after its run's stop or cancel;
+ * every run leaves the pace registry; each item gets at most one outcome per try; no POST is sent
+ * again once the service may have received it, whatever its body says now; each tool call sends;
+ * a loop that threw sends nothing, one that skipped items sends the others; a later run on a
+ * quiet service is not held to an old pace.
  */
 import fc from 'fast-check';
-import { NodeOperationError, type INode } from 'n8n-workflow';
-import { accountOf, pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
-import { ServiceAnswerError } from '../nodes/VoiceAssistant/shared/request/failure';
-import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/request/limiter';
-import { readRequestPolicy } from '../nodes/VoiceAssistant/shared/requestPolicy';
-import { Run, TriesMemory, type Outcome } from '../nodes/VoiceAssistant/shared/request/run';
-import { sendOne } from '../nodes/VoiceAssistant/shared/request/sendItem';
+import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData } from 'n8n-workflow';
+import type { Clock } from '../nodes/VoiceAssistant/shared/clock';
 
 /** Virtual time: sleeps are timers in a list; the test moves time to the next one when nothing else can run. */
 class FakeClock implements Clock {
+	/** The node's own one-listener-per-signal registration, as its real sleeps use. */
+	constructor(private readonly onAbort: (signal: AbortSignal, wake: () => void) => () => void) {}
+
 	private time = 1_000_000;
 
 	private timers: Array<{ at: number; seq: number; fire: () => void }> = [];
@@ -32,20 +34,21 @@ class FakeClock implements Clock {
 			if (signal?.aborted) return resolve();
 			const timer = { at: this.time + Math.max(0, ms), seq: this.seq++, fire: resolve };
 			this.timers.push(timer);
-			signal?.addEventListener('abort', () => {
-				this.timers = this.timers.filter((other) => other !== timer);
-				resolve();
-			});
+			if (signal)
+				this.onAbort(signal, () => {
+					this.timers = this.timers.filter((other) => other !== timer);
+					resolve();
+				});
 		});
 
-	/** Runs until every promise settled and no timer is left (or the virtual deadline passed). */
+	/** Runs until `until` settled and no timer is left (or the virtual deadline passed). */
 	async runUntilIdle(until: Promise<unknown>, maxVirtualMs = 3_600_000): Promise<void> {
 		let settled = false;
 		void until.finally(() => (settled = true));
 		const end = this.time + maxVirtualMs;
-		while (!settled) {
+		while (!settled || this.timers.length > 0) {
 			for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-			if (settled || this.timers.length === 0) continue;
+			if (this.timers.length === 0) continue;
 			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
 			const next = this.timers.shift()!;
 			if (next.at > end) throw new Error('the model ran past its virtual deadline');
@@ -55,173 +58,258 @@ class FakeClock implements Clock {
 	}
 }
 
-type Answer =
-	| { kind: 'ok' | 'refused' | 'reset' | 'timeout' | 'server-error'; latencyMs: number }
-	| { kind: 'throttled' | 'unavailable'; latencyMs: number; retryAfterS: number; asDate: boolean };
+/** The node's hooks, loaded against an n8n-workflow whose loop skips failed items (2.39.4+) or not. */
+function loadNode(skipsFailedItems: boolean) {
+	let loaded: {
+		routing: typeof import('../nodes/VoiceAssistant/shared/request/routing');
+		output: typeof import('../nodes/VoiceAssistant/shared/request/output');
+		adapter: typeof import('../nodes/VoiceAssistant/shared/request/n8nAdapter');
+		clock: typeof import('../nodes/VoiceAssistant/shared/clock');
+		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
+	};
+	jest.isolateModules(() => {
+		jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), toHostname: skipsFailedItems ? () => undefined : undefined }));
+		/* eslint-disable @typescript-eslint/no-require-imports -- a fresh copy of the node per n8n line */
+		loaded = {
+			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
+			output: require('../nodes/VoiceAssistant/shared/request/output'),
+			adapter: require('../nodes/VoiceAssistant/shared/request/n8nAdapter'),
+			clock: require('../nodes/VoiceAssistant/shared/clock'),
+			pace: require('../nodes/VoiceAssistant/shared/request/accountPace'),
+		};
+		/* eslint-enable @typescript-eslint/no-require-imports */
+	});
+	jest.dontMock('n8n-workflow');
+	return loaded!;
+}
+
+type Answer = { kind: 'ok' | 'refused' | 'reset' | 'timeout' | 'server-error'; latencyMs: number } | { kind: 'throttled' | 'unavailable'; latencyMs: number; retryAfterS: number };
 
 const answerArb: fc.Arbitrary<Answer> = fc.oneof(
 	{ weight: 6, arbitrary: fc.record({ kind: fc.constant('ok' as const), latencyMs: fc.integer({ min: 0, max: 300 }) }) },
 	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('refused' as const, 'reset' as const, 'timeout' as const, 'server-error' as const), latencyMs: fc.integer({ min: 0, max: 300 }) }) },
-	{
-		weight: 2,
-		arbitrary: fc.record({
-			kind: fc.constantFrom('throttled' as const, 'unavailable' as const),
-			latencyMs: fc.integer({ min: 0, max: 100 }),
-			retryAfterS: fc.integer({ min: 0, max: 4 }),
-			asDate: fc.boolean(),
-		}),
-	},
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('throttled' as const, 'unavailable' as const), latencyMs: fc.integer({ min: 0, max: 100 }), retryAfterS: fc.integer({ min: 0, max: 4 }) }) },
 );
 
-interface RunPlan {
+/** One node run as the model's n8n runs it: a bulk run of `items`, or an AI Agent's tool calls. */
+interface Plan {
 	startMs: number;
 	items: number;
-	/** n8n's loop threw after preparing this many items (undefined: it prepared them all); a run begins with its first prepared item. */
-	abandonAfter: number | undefined;
+	/** AI Agent tool calls instead of a bulk run: this many calls, some with the same arguments. */
+	toolCalls: number;
+	/** Items whose expression fails while n8n's loop prepares them (the last one too, with failLast). */
+	failingItems: number[];
+	failLast: boolean;
 	cancelAtMs: number | undefined;
 	method: 'POST' | 'PUT';
-	continues: boolean;
+	continueOnFail: boolean;
 	adaptive: boolean;
 	maxConcurrency: number;
-	retryOnFail: boolean;
+	maxTries: number;
 }
 
-const runPlanArb: fc.Arbitrary<RunPlan> = fc.record({
+const planArb: fc.Arbitrary<Plan> = fc.record({
 	startMs: fc.integer({ min: 0, max: 3000 }),
-	items: fc.integer({ min: 1, max: 12 }),
-	abandonAfter: fc.option(fc.integer({ min: 1, max: 11 }), { nil: undefined, freq: 4 }),
+	items: fc.integer({ min: 1, max: 10 }),
+	toolCalls: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) }),
+	failingItems: fc.oneof({ weight: 3, arbitrary: fc.constant<number[]>([]) }, { weight: 1, arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }) }),
+	failLast: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
 	cancelAtMs: fc.option(fc.integer({ min: 0, max: 8000 }), { nil: undefined, freq: 3 }),
 	method: fc.constantFrom('POST' as const, 'PUT' as const),
-	continues: fc.boolean(),
+	continueOnFail: fc.boolean(),
 	adaptive: fc.boolean(),
 	maxConcurrency: fc.integer({ min: 1, max: 6 }),
-	retryOnFail: fc.boolean(),
+	maxTries: fc.integer({ min: 1, max: 3 }),
 });
 
-const NODE = { id: 'n', name: 'Voice Assistant', type: 'voiceAssistant', typeVersion: 1, position: [0, 0], parameters: {} } as INode;
-const ACCOUNT = accountOf('https://api.example.com', 'model-key');
-const quietLogger = { info: () => undefined, debug: () => undefined, warn: () => undefined, error: () => undefined };
+const failsToPrepare = (plan: Plan, itemIndex: number) => plan.failingItems.includes(itemIndex) || (plan.failLast && itemIndex === plan.items - 1);
 
-interface AttemptRecord {
-	run: number;
+interface Attempt {
+	plan: number;
+	/** The tool call, or 0 for a bulk run: with the item, what n8n's Retry On Fail repeats. */
+	call: number;
 	item: number;
-	startedAfterStop: boolean;
+	/** The run's signal was aborted (stop, cancel, end) when the request started. */
+	runEnded: boolean;
 	mayHaveReceived: boolean;
 }
 
-/** The error an attempt throws for an answer, as n8n's helper and the node's postReceive do. */
-function failureFor(answer: Answer, now: number): unknown {
-	switch (answer.kind) {
-		case 'refused':
-			return new ServiceAnswerError(NODE, 400, {}, { message: 'refused' });
-		case 'server-error':
-			return new ServiceAnswerError(NODE, 500, {}, { message: 'boom' });
-		case 'throttled':
-		case 'unavailable': {
-			const retryAfter = answer.asDate ? new Date(now + answer.retryAfterS * 1000).toUTCString() : String(answer.retryAfterS);
-			return new ServiceAnswerError(NODE, answer.kind === 'throttled' ? 429 : 503, { 'retry-after': retryAfter }, {});
-		}
-		case 'reset':
-			return Object.assign(new Error('socket hang up'), { httpCode: 'ECONNRESET' });
-		default:
-			return Object.assign(new Error('timeout'), { httpCode: 'ETIMEDOUT' });
-	}
+/** A service answer as n8n's request helper gives it (returnFullResponse) or throws it. */
+function respond(answer: Answer, now: number) {
+	const status: Record<string, number> = { ok: 200, refused: 400, 'server-error': 500, throttled: 429, unavailable: 503 };
+	if (answer.kind === 'reset') throw Object.assign(new Error('socket hang up'), { httpCode: 'ECONNRESET' });
+	if (answer.kind === 'timeout') throw Object.assign(new Error('timeout'), { httpCode: 'ETIMEDOUT' });
+	const retryAfter = 'retryAfterS' in answer && (answer.retryAfterS && now % 2 ? new Date(now + answer.retryAfterS * 1000).toUTCString() : String(answer.retryAfterS));
+	return { statusCode: status[answer.kind], headers: retryAfter ? { 'retry-after': retryAfter } : {}, body: answer.kind === 'ok' ? { ok: true } : { message: answer.kind } };
 }
 
-/** Plays the runs against a service answering from `answers` in turn; returns what happened. */
-async function simulate(plans: RunPlan[], answers: Answer[], clock: FakeClock) {
-	const attempts: AttemptRecord[] = [];
-	const outcomes = plans.map((plan) => new Array<number>(plan.items).fill(0));
-	const runs: Run[] = [];
-	let next = 0;
-	const memories = plans.map(() => new TriesMemory());
+const loggerInto = (lines: string[]) => ({ info: (line: string) => lines.push(line), debug: () => undefined, warn: () => undefined, error: () => undefined });
 
-	const playRun = async (plan: RunPlan, r: number) => {
+/** Plays the plans against a service answering from `answers` in turn. */
+async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans: Plan[], answers: Answer[], clock: FakeClock) {
+	const attempts: Attempt[] = [];
+	const log: string[] = [];
+	const outcomes: Array<Map<string, number>> = plans.map(() => new Map());
+	let next = 0;
+	const preSend = node.routing.prepareRequest({});
+	const sendItem = node.routing.operationRouting({ method: 'PUT', path: '/x' } as never, {}).operations!.pagination as unknown as (
+		this: unknown,
+		request: unknown,
+	) => Promise<INodeExecutionData[]>;
+	const count = (p: number, call: number, items: INodeExecutionData[]) => {
+		for (const item of items) {
+			const key = `${call}:${(item.pairedItem as { item: number }).item}`;
+			outcomes[p].set(key, (outcomes[p].get(key) ?? 0) + 1);
+		}
+	};
+
+	const playPlan = async (plan: Plan, p: number) => {
 		await clock.sleep(plan.startMs);
 		const execution = new AbortController();
 		if (plan.cancelAtMs !== undefined) void clock.sleep(plan.cancelAtMs).then(() => execution.abort());
-		const policy = readRequestPolicy({ adaptiveConcurrency: plan.adaptive, maxConcurrency: plan.maxConcurrency, maxRetries: 3, maxRetryWaitSeconds: 10 });
-		const run = new Run(plan.items, policy, { logger: quietLogger, nodeName: `run ${r}` }, execution.signal, undefined, plan.retryOnFail ? memories[r] : undefined);
-		runs[r] = run;
-		// n8n's item loop: synchronous, and it may throw after some items.
-		const prepared = Math.min(plan.items, plan.abandonAfter ?? plan.items);
-		for (let item = 0; item < prepared; item++) run.itemPrepared(item);
-		await Promise.all(
-			Array.from({ length: prepared }, async (_, item) => {
-				await Promise.resolve(); // the send step runs after n8n's loop, as a microtask
-				if (!(await run.whenPrepared())) {
-					if (!run.abandoned) outcomes[r][item]++;
-					if (!run.abandoned) run.finishItem(false);
-					return;
+		const asTool = plan.toolCalls > 0;
+		const nodeOfPlan: INode = {
+			id: `n${p}`,
+			name: asTool ? 'Voice Assistant Tool' : 'Voice Assistant',
+			type: asTool ? 'voiceAssistantTool' : 'voiceAssistant',
+			typeVersion: 1,
+			position: [0, 0],
+			parameters: {},
+			credentials: { voiceAssistantApi: { id: '1', name: 'model' } },
+			retryOnFail: plan.maxTries > 1,
+			continueOnFail: plan.continueOnFail,
+		};
+		const options = { adaptiveConcurrency: plan.adaptive, maxConcurrency: plan.maxConcurrency, maxRetries: 3, maxRetryWaitSeconds: 10 };
+		let volatile = 0;
+
+		/** n8n's RoutingNode.runNode over one node run's items: the preSends in one pass, the send steps after it. */
+		const runNode = async (call: number, executeData: object, inputData: IDataObject, itemCount: number) => {
+			const sends: Array<Promise<INodeExecutionData[]>> = [];
+			for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
+				if (!asTool && failsToPrepare(plan, itemIndex)) {
+					if (skips && plan.continueOnFail) continue;
+					// n8n's loop throws; the items it prepared go on in the background, their output unused.
+					void Promise.allSettled(sends);
+					throw new Error(`expression of item ${itemIndex} failed`);
 				}
-				run.joinPace(ACCOUNT);
-				const outcome: Outcome = await sendOne({
-					run,
-					itemIndex: item,
-					method: plan.method,
-					fingerprint: run.earlierTries && `item-${item}`,
-					continues: plan.continues,
-					attempt: async () => {
-						const answer = answers[next++ % answers.length];
-						const record = { run: r, item, startedAfterStop: run.signal.aborted, mayHaveReceived: false };
-						attempts.push(record);
-						await clock.sleep(answer.latencyMs);
-						if (answer.kind === 'ok') return [{ json: { ok: true } }];
-						record.mayHaveReceived = ['reset', 'timeout', 'server-error'].includes(answer.kind);
-						throw failureFor(answer, clock.now());
+				const request = {
+					// `at` changes on every try, as an expression with $now would.
+					options: { method: plan.method, url: '/api/v1/x', qs: { id: `c-${itemIndex}` }, body: { at: volatile++ }, headers: {} } as IHttpRequestOptions,
+					preSend: [],
+					postReceive: [{ actions: [node.output.failOnHttpError] }],
+				};
+				const context = {
+					getNode: () => nodeOfPlan,
+					getItemIndex: () => itemIndex,
+					getExecuteData: () => executeData,
+					inputData,
+					continueOnFail: () => plan.continueOnFail,
+					getExecutionCancelSignal: () => execution.signal,
+					getNodeParameter: (name: string) => (name === 'options' ? options : {}),
+					getCredentials: async () => ({ apiKey: 'model-key', baseUrl: 'https://api.example.com' }),
+					logger: loggerInto(log),
+					helpers: {
+						httpRequestWithAuthentication: async () => {
+							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
+							const { run } = node.adapter.runOf(context, request.options);
+							const record: Attempt = { plan: p, call, item: itemIndex, runEnded: run.signal.aborted, mayHaveReceived: false };
+							attempts.push(record);
+							const answer = answers[next++ % answers.length];
+							await clock.sleep(answer.latencyMs);
+							record.mayHaveReceived = ['reset', 'timeout', 'server-error'].includes(answer.kind);
+							return respond(answer, clock.now());
+						},
 					},
-					failed: () => new NodeOperationError(NODE, 'failed'),
-					notSent: () => ({ error: new NodeOperationError(NODE, 'not sent') }),
-				});
-				outcomes[r][item]++;
-				run.finishItem('items' in outcome);
-			}),
-		);
+				} as unknown as IExecuteSingleFunctions;
+				sends.push(
+					(async () => {
+						request.options = await preSend.call(context, request.options);
+						return await sendItem.call(context, request);
+					})(),
+				);
+			}
+			const settled = await Promise.allSettled(sends);
+			settled.forEach((result) => result.status === 'fulfilled' && count(p, call, result.value));
+			const failed = settled.find((result) => result.status === 'rejected');
+			if (failed) throw (failed as PromiseRejectedResult).reason;
+		};
+
+		/** n8n's Retry On Fail around a node run: the same execute data on every try. */
+		const withTries = async (call: number, executeData: object, input: () => IDataObject, itemCount: number) => {
+			for (let tryIndex = 0; tryIndex < plan.maxTries && !execution.signal.aborted; tryIndex++) {
+				try {
+					return await runNode(call, executeData, input(), itemCount);
+				} catch {
+					await clock.sleep(100);
+				}
+			}
+		};
+
+		if (!asTool) {
+			const items = Array.from({ length: plan.items }, (_, i) => ({ json: { i } }));
+			return await withTries(0, { node: nodeOfPlan }, () => ({ main: [items] }), plan.items);
+		}
+		// An agent's tool calls: the agent's execute data for all, each call its own arguments (the same values again).
+		const agent = { node: { name: 'AI Agent' } };
+		for (let call = 1; call <= plan.toolCalls; call++) {
+			const toolArgs = { phone: `+1415555010${call % 2}` };
+			await withTries(call, agent, () => ({ ai_tool: [[{ json: toolArgs }]] }), 1);
+		}
 	};
-	await clock.runUntilIdle(Promise.all(plans.map(playRun)));
-	return { attempts, outcomes, runs };
+	await clock.runUntilIdle(Promise.all(plans.map(playPlan)));
+	return { attempts, log, outcomes };
 }
 
-describe('the request engine, model-based', () => {
-	let clock: FakeClock;
-	beforeEach(() => {
-		clock = new FakeClock();
-		useClock(clock);
-	});
-	afterAll(() => useClock(realClock));
+describe.each([
+	['n8n 1.x and 2.8 (a failing expression ends the loop)', false],
+	['n8n 2.39.4 and later (under Continue On Fail the loop skips it)', true],
+])('the request engine, model-based, %s', (_name, skips) => {
+	const node = loadNode(skips);
+	afterAll(() => node.clock.useClock(node.clock.realClock));
 
-	it('keeps its invariants over random runs, answers, stops, cancels and abandoned runs', async () => {
+	it('keeps its invariants over random runs, tool calls, answers, stops, cancels, retries and failing items', async () => {
+		let sentInAll = 0;
 		await fc.assert(
-			fc.asyncProperty(fc.array(runPlanArb, { minLength: 1, maxLength: 3 }), fc.array(answerArb, { minLength: 1, maxLength: 40 }), async (plans, answers) => {
-				clock = new FakeClock();
-				useClock(clock);
-				const { attempts, outcomes, runs } = await simulate(plans, answers, clock);
+			fc.asyncProperty(fc.array(planArb, { minLength: 1, maxLength: 3 }), fc.array(answerArb, { minLength: 1, maxLength: 40 }), async (plans, answers) => {
+				const clock = new FakeClock(node.clock.onAbort);
+				node.clock.useClock(clock);
+				const { attempts, outcomes } = await simulate(node, skips, plans, answers, clock);
+				sentInAll += attempts.length;
 
 				// No request starts after its run's stop or cancel.
-				expect(attempts.filter((attempt) => attempt.startedAfterStop)).toEqual([]);
-				// Every run ends, and leaves the pace registry.
-				expect(runs.map((run) => run.ended)).toEqual(runs.map(() => true));
-				expect(pacedAccounts()).toBe(0);
-				// Each item that n8n prepared gets exactly one outcome (an abandoned run's none: nothing is sent).
-				plans.forEach((plan, r) => {
-					const prepared = Math.min(plan.items, plan.abandonAfter ?? plan.items);
-					const expected = prepared < plan.items ? 0 : 1;
-					expect(outcomes[r].slice(0, prepared)).toEqual(new Array(prepared).fill(expected));
+				expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
+				// Every run leaves the pace registry.
+				expect(node.pace.pacedAccounts()).toBe(0);
+				// Each item gets at most one outcome per try of Retry On Fail.
+				plans.forEach((plan, p) => {
+					for (const outcome of outcomes[p].values()) expect(outcome).toBeLessThanOrEqual(plan.maxTries);
 				});
-				// No POST is sent again once the service may have received it.
+				// No POST is sent again once the service may have received it, whatever its body says now.
 				for (const [index, attempt] of attempts.entries()) {
-					if (!attempt.mayHaveReceived || plans[attempt.run].method !== 'POST') continue;
-					expect(attempts.slice(index + 1).filter((later) => later.run === attempt.run && later.item === attempt.item)).toEqual([]);
+					if (!attempt.mayHaveReceived || plans[attempt.plan].method !== 'POST') continue;
+					const again = attempts.slice(index + 1).filter((later) => later.plan === attempt.plan && later.call === attempt.call && later.item === attempt.item);
+					expect(again).toEqual([]);
 				}
+				plans.forEach((plan, p) => {
+					const sent = attempts.filter((attempt) => attempt.plan === p);
+					// Each tool call sends, also a second call with the same arguments.
+					if (plan.toolCalls > 0 && plan.cancelAtMs === undefined) expect(new Set(sent.map((attempt) => attempt.call)).size).toBe(plan.toolCalls);
+					// A loop that threw sends nothing; one that skipped items sends the others.
+					const indexes = Array.from({ length: plan.items }, (_, i) => i);
+					if (plan.toolCalls > 0 || !indexes.some((i) => failsToPrepare(plan, i))) return;
+					if (!(skips && plan.continueOnFail)) expect(sent).toEqual([]);
+					else if (plan.cancelAtMs === undefined) expect(new Set(sent.map((attempt) => attempt.item))).toEqual(new Set(indexes.filter((i) => !failsToPrepare(plan, i))));
+				});
 				// A later run on a quiet service is not held to an old pace.
 				const startedAt = clock.now();
-				const quiet = { ...plans[0], startMs: 0, abandonAfter: undefined, cancelAtMs: undefined, adaptive: true, items: 3 };
-				const later = await simulate([quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
-				expect(later.outcomes[0]).toEqual([1, 1, 1]);
+				const quiet: Plan = { ...plans[0], startMs: 0, toolCalls: 0, failingItems: [], failLast: false, cancelAtMs: undefined, adaptive: true, items: 3, maxTries: 1 };
+				const later = await simulate(node, skips, [quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
+				expect([...later.outcomes[0].values()]).toEqual([1, 1, 1]);
 				expect(clock.now() - startedAt).toBeLessThan(50);
-				expect(pacedAccounts()).toBe(0);
+				expect(node.pace.pacedAccounts()).toBe(0);
 			}),
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },
 		);
-	}, 120_000);
+		expect(sentInAll).toBeGreaterThan(1000);
+	}, 240_000);
 });

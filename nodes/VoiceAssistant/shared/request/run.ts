@@ -1,5 +1,5 @@
 import type { IExecuteSingleFunctions, Logger, NodeOperationError } from 'n8n-workflow';
-import { clock, wait } from '../clock';
+import { clock, onAbort, wait } from '../clock';
 import type { FailureKind } from '../httpFailure';
 import { Progress } from '../progress';
 import type { RequestPolicy } from '../requestPolicy';
@@ -23,7 +23,7 @@ type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
  * 3. ended (`end`), when every prepared item has its outcome, or when it is abandoned or
  *    cancelled: it leaves the account pace and its signal aborts, so whatever waits sends nothing.
  * A stop (an item failed without Continue On Fail) aborts the signal too: every wait leaves, and
- * the check at the moment of sending (`mayStartAttempt`) lets no request start after it.
+ * the check right before each attempt lets no request start after it.
  */
 export class Run {
 	private readonly controller = new AbortController();
@@ -81,8 +81,7 @@ export class Run {
 			pace: () => ({ now: this.pace?.pacer.rate, lowest: this.feedback.lowestPace, waiting: this.paceWaiting }),
 		});
 		const cancel = () => this.end('cancelled');
-		cancelSignal?.addEventListener('abort', cancel, { once: true });
-		this.stopListening = () => cancelSignal?.removeEventListener('abort', cancel);
+		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
 		if (cancelSignal?.aborted) cancel();
 		void loop.outcome.then((count) => this.loopOver(count));
 	}
@@ -129,10 +128,10 @@ export class Run {
 
 	/**
 	 * Waits for this attempt's turn: n8n's Batching (a batch per interval after the run is ready),
-	 * then the account's pace. Returns whether a request may start now: never after a stop, a
-	 * cancel or the run's end, however long it waited.
+	 * then the account's pace. It ends early on a stop, a cancel or the run's end: the caller checks
+	 * the signal right before it sends, so no request starts after one, however long it waited.
 	 */
-	async mayStartAttempt(): Promise<boolean> {
+	async waitForTurn(): Promise<void> {
 		const turn = this.turns++;
 		const { batching } = this.loop;
 		if (batching && this.readyAt !== undefined) {
@@ -144,7 +143,6 @@ export class Run {
 			await this.pace.gate.turn(this, this.signal);
 			this.paceWaiting--;
 		}
-		return !this.signal.aborted;
 	}
 
 	/** How an attempt ended (undefined: an answer that is not an error). */

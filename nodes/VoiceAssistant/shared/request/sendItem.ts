@@ -7,7 +7,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { clock, wait } from '../clock';
+import { clock, onAbort, wait } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
 import { readHttpFailure, type HttpFailure } from '../httpFailure';
 import { invalidInputError } from '../spec/validation';
@@ -86,7 +86,9 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
-		if (!(await run.mayStartAttempt())) return { outcome: notSent(send) };
+		await run.waitForTurn();
+		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
+		if (run.signal.aborted) return { outcome: notSent(send) };
 		let failure: HttpFailure;
 		const deadline = new AbortController();
 		try {
@@ -124,13 +126,19 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
  */
 async function attemptRequest({ context, item, target, request }: ItemSend, deadline: AbortController): Promise<INodeExecutionData[]> {
+	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
+	const abort = new AbortController();
+	const forget = item.cancelSignal ? onAbort(item.cancelSignal, () => abort.abort()) : () => undefined;
 	const done = new AbortController();
-	void clock.sleep(Number(request.options.timeout) || 300_000, done.signal).then(() => done.signal.aborted || deadline.abort());
-	const signal = item.cancelSignal ? AbortSignal.any([item.cancelSignal, deadline.signal]) : deadline.signal;
+	void clock.sleep(Number(request.options.timeout) || 300_000, done.signal).then(() => {
+		if (done.signal.aborted) return;
+		deadline.abort();
+		abort.abort();
+	});
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
 	const options = { ...request.options, headers: { ...request.options.headers }, returnFullResponse: true } as IHttpRequestOptions;
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(withCancelSignal(context, signal), CREDENTIAL_NAME, options, {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(withCancelSignal(context, abort.signal), CREDENTIAL_NAME, options, {
 			credentialsDecrypted: target.credential,
 		})) as IN8nHttpFullResponse;
 		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
@@ -144,6 +152,7 @@ async function attemptRequest({ context, item, target, request }: ItemSend, dead
 		return items;
 	} finally {
 		done.abort();
+		forget();
 	}
 }
 
