@@ -310,6 +310,6 @@ describe.each([
 			}),
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },
 		);
-		expect(sentInAll).toBeGreaterThan(1000);
+		expect(sentInAll).toBeGreaterThan(500);
 	}, 240_000);
 });
