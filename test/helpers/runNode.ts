@@ -4,7 +4,8 @@
  * the credential store is replaced by one holding the test credential.
  */
 import { DirectoryLoader } from 'n8n-core/dist/nodes-loader';
-import { ExecutionLifecycleHooks, RoutingNode, WorkflowExecute } from 'n8n-core';
+import { ExecutionLifecycleHooks, RoutingNode, SupplyDataContext, WorkflowExecute } from 'n8n-core';
+import { makeHandleToolInvocation } from 'n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data';
 import {
 	ICredentialsHelper,
 	Workflow,
@@ -148,6 +149,24 @@ export interface RunResult {
 	run: IRun;
 }
 
+/** What n8n hands every node context of an execution: the hooks, the credential store, the URLs. */
+function additionalDataOf(hooks: ExecutionLifecycleHooks, credentials: RunOptions['credentials']): IWorkflowExecuteAdditionalData {
+	return {
+		hooks,
+		credentialsHelper: new TestCredentialsHelper(credentials),
+		executionId: 'test-execution',
+		currentNodeExecutionIndex: 0,
+		restApiUrl: 'http://127.0.0.1/rest',
+		instanceBaseUrl: 'http://127.0.0.1/',
+		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
+		webhookBaseUrl: 'http://127.0.0.1/webhook',
+		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
+		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
+		variables: {},
+		logAiEvent: () => {},
+	} as unknown as IWorkflowExecuteAdditionalData;
+}
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
 	const node: INode = {
 		id: 'voice-assistant-node',
@@ -193,20 +212,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const finished = createDeferredPromise<IRun>();
 	hooks.addHandler('workflowExecuteAfter', (run) => finished.resolve(run));
 
-	const additionalData = {
-		hooks,
-		credentialsHelper: new TestCredentialsHelper(options.credentials),
-		executionId: 'test-execution',
-		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://127.0.0.1/rest',
-		instanceBaseUrl: 'http://127.0.0.1/',
-		formWaitingBaseUrl: 'http://127.0.0.1/form-waiting',
-		webhookBaseUrl: 'http://127.0.0.1/webhook',
-		webhookWaitingBaseUrl: 'http://127.0.0.1/webhook-waiting',
-		webhookTestBaseUrl: 'http://127.0.0.1/webhook-test',
-		variables: {},
-		logAiEvent: () => {},
-	} as unknown as IWorkflowExecuteAdditionalData;
+	const additionalData = additionalDataOf(hooks, options.credentials);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: { nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }] },
@@ -222,4 +228,37 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		error: (taskData?.error ?? run.data.resultData.error) as RunResult['error'],
 		run,
 	};
+}
+
+/**
+ * The node as an AI Agent's tool, called the way n8n's agent calls it (n8n-core's
+ * makeHandleToolInvocation: every call gets the agent's execute data, each try of a call its
+ * arguments as input, Retry On Fail around each call). Returns what each call gave the model.
+ */
+export async function callAsTool(options: Omit<RunOptions, 'items'> & { calls: IDataObject[] }): Promise<string[]> {
+	const nodeType = loadNodeType();
+	const agent: INode = { id: 'agent-node', name: 'AI Agent', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const tool: INode = {
+		id: 'voice-assistant-tool',
+		name: 'Voice Assistant Tool',
+		type: `${NODE_TYPE}Tool`,
+		typeVersion: 1,
+		position: [0, 200],
+		parameters: options.parameters,
+		credentials: { voiceAssistantApi: { id: '1', name: 'Test account' } },
+		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
+	};
+	const connections = { [tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool' as const, index: 0 }]] } };
+	const workflow = new Workflow({ id: 'tool-workflow', nodes: [agent, tool], connections, active: false, nodeTypes: new NodeTypes(nodeType) });
+	const hooks = new ExecutionLifecycleHooks('manual', 'tool-execution', { id: 'tool-workflow', name: 'tool', active: false, isArchived: false, nodes: [agent, tool], connections, createdAt: new Date(), updatedAt: new Date() } as never);
+	const additionalData = additionalDataOf(hooks, options.credentials);
+	const runExecutionData = createRunExecutionData();
+	const agentData = { node: agent, data: { main: [[{ json: {} }]] }, source: null };
+	const cancel = new AbortController();
+	const contextFactory = (runIndex: number) =>
+		new SupplyDataContext(workflow, tool, additionalData, 'manual', runExecutionData, runIndex, [], {}, 'ai_tool', agentData, [], cancel.signal, agent);
+	const invoke = makeHandleToolInvocation(contextFactory, tool, nodeType, runExecutionData);
+	const answers: string[] = [];
+	for (const args of options.calls) answers.push((await invoke(args)) as string);
+	return answers;
 }

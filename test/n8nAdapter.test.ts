@@ -1,0 +1,144 @@
+/**
+ * The n8n adapter's inferences (shared/request/n8nAdapter.ts): which node run an item belongs
+ * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats. In n8n-core's own
+ * engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation) over
+ * HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e suite
+ * checks the same in real n8n 1.123.50, 2.8.4 and 2.41.1.
+ */
+import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
+import { ItemLoop, nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
+import { useSimulator } from './helpers/simulator';
+import { callAsTool, runNode } from './helpers/runNode';
+import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters } from './helpers/fixtures';
+
+const sim = useSimulator();
+const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
+
+describe('an AI Agent tool call is a run of its own', () => {
+	it('the same call asked for twice in one agent run places two calls, with Retry On Fail on', async () => {
+		const parameters = { ...playgroundCallParameters, phoneNumbers: "={{ $fromAI('phone', 'The phone number', 'string') }}" };
+		const answers = await callAsTool({
+			parameters,
+			credentials: credentials(),
+			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+			calls: [{ phone: '+14155550100' }, { phone: '+14155550100' }],
+		});
+		expect(sim().requests.map((r) => [r.method, r.path, (r.body as { phone_number: string[] }).phone_number])).toEqual([
+			['POST', '/api/v1/playground/call', ['+14155550100']],
+			['POST', '/api/v1/playground/call', ['+14155550100']],
+		]);
+		expect(answers.map((answer) => JSON.parse(answer)[0].phone_number)).toEqual([['+14155550100'], ['+14155550100']]);
+	});
+});
+
+describe("n8n's Retry On Fail remembers the input item, not the request's bytes", () => {
+	it('a knowledge base titled with $now, cut off after the service applied it: one knowledge base, the same error on every try', async () => {
+		sim().failNext({ status: 0, afterApplying: true, path: '/api/v1/knowledgeBase/create' });
+		const parameters = { ...knowledgeBaseListParameters, title: "={{ 'FAQ ' + $now.toMillis() }}" };
+		const { error } = await runNode({ parameters, credentials: credentials(), retryOnFail: { maxTries: 3, waitBetweenTries: 20 } });
+		expect(sim().requests.map((r) => [r.method, r.path])).toEqual([['POST', '/api/v1/knowledgeBase/create']]);
+		expect(sim().ledger.applied).toHaveLength(1);
+		expect(error?.description).toContain('may have received it');
+	});
+});
+
+/** The context n8n gives an item, as far as the adapter reads it. */
+function contextOf(node: INode, itemIndex: number, executeData: object | undefined, inputData: object | undefined): IExecuteSingleFunctions {
+	return { getNode: () => node, getItemIndex: () => itemIndex, getExecuteData: () => executeData, inputData } as unknown as IExecuteSingleFunctions;
+}
+
+describe('the node run an item belongs to', () => {
+	const node = { name: 'Voice Assistant', type: 'voiceAssistant' } as INode;
+	const items = { main: [[{ json: {} }, { json: {} }]] };
+
+	it("a node run n8n scheduled: its execute data, the same on every try of Retry On Fail", () => {
+		const executeData = { node, data: items };
+		expect(nodeRunOf(contextOf(node, 0, executeData, items))).toBe(executeData);
+		expect(nodeRunOf(contextOf(node, 1, executeData, items))).toBe(executeData);
+	});
+
+	it("a tool call inside an agent's run: the call's arguments, shared by its tries and no other call", () => {
+		const agent = { node: { name: 'AI Agent' } };
+		const [first, second] = [{ phone: '+1' }, { phone: '+1' }];
+		const tryOf = (args: object) => contextOf(node, 0, agent, { ai_tool: [[{ json: args }]] });
+		expect(nodeRunOf(tryOf(first))).toBe(first);
+		expect(nodeRunOf(tryOf(first))).toBe(nodeRunOf(tryOf(first)));
+		expect(nodeRunOf(tryOf(second))).not.toBe(nodeRunOf(tryOf(first)));
+	});
+
+	it('without execute data: the loop input every item of the loop shares (not each item its own run)', () => {
+		expect(nodeRunOf(contextOf(node, 0, undefined, items))).toBe(items);
+		expect(nodeRunOf(contextOf(node, 1, undefined, items))).toBe(items);
+	});
+
+	it('with neither: a clear error, nothing sent', () => {
+		expect(() => nodeRunOf(contextOf(node, 3, undefined, undefined))).toThrow('This n8n version runs the node in a way it does not know');
+	});
+});
+
+describe("the items n8n's loop skipped", () => {
+	const prepare = (loop: ItemLoop, indexes: number[]) => indexes.forEach((index) => loop.itemPrepared(index));
+
+	it('every item prepared: all are sent', async () => {
+		const loop = new ItemLoop(5, undefined, false, undefined);
+		prepare(loop, [0, 1, 2, 3, 4]);
+		expect(await loop.outcome).toBe(5);
+	});
+
+	it('the last item skipped by n8n 2.39.4+ under Continue On Fail: the others are sent', async () => {
+		const loop = new ItemLoop(5, undefined, true, undefined);
+		prepare(loop, [0, 1, 2, 3]);
+		expect(await loop.outcome).toBe(4);
+	});
+
+	it('an item in the middle skipped: the loop went on to the last, the others are sent', async () => {
+		const loop = new ItemLoop(5, undefined, false, undefined);
+		prepare(loop, [0, 1, 3, 4]);
+		expect(await loop.outcome).toBe(4);
+	});
+
+	it("n8n 1.x and 2.8 end the loop at the failing item: nothing is sent", async () => {
+		const loop = new ItemLoop(5, undefined, false, undefined);
+		prepare(loop, [0, 1, 2, 3]);
+		expect(await loop.outcome).toBeUndefined();
+	});
+
+	it('the loop is over once the synchronous pass ended, before any send step asks', async () => {
+		const loop = new ItemLoop(3, undefined, false, undefined);
+		prepare(loop, [0, 1]);
+		expect(loop.preparing).toBe(true);
+		await Promise.resolve();
+		await Promise.resolve();
+		expect(loop.preparing).toBe(false);
+		expect(await loop.outcome).toBeUndefined();
+	});
+
+	describe('with Batching (n8n pauses between batches)', () => {
+		beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'] }));
+		afterEach(() => jest.useRealTimers());
+
+		it('waits through the pauses; a pause longer than the interval without an item ends the loop', async () => {
+			const loop = new ItemLoop(6, { size: 2, intervalMs: 100 }, true, undefined);
+			prepare(loop, [0, 1]);
+			await jest.advanceTimersByTimeAsync(100);
+			prepare(loop, [2, 3]);
+			await jest.advanceTimersByTimeAsync(1000);
+			expect(loop.preparing).toBe(true);
+			await jest.advanceTimersByTimeAsync(200);
+			expect(loop.preparing).toBe(false);
+			expect(await loop.outcome).toBe(4);
+			expect(jest.getTimerCount()).toBe(0);
+		});
+
+		it('a cancelled execution ends the watch at once and clears its timer', async () => {
+			const cancel = new AbortController();
+			const loop = new ItemLoop(6, { size: 2, intervalMs: 100_000 }, true, cancel.signal);
+			prepare(loop, [0, 1]);
+			await jest.advanceTimersByTimeAsync(10);
+			cancel.abort();
+			await jest.advanceTimersByTimeAsync(0);
+			expect(loop.preparing).toBe(false);
+			expect(jest.getTimerCount()).toBe(0);
+		});
+	});
+});
