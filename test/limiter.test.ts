@@ -1,7 +1,8 @@
 /**
- * The limiter that bounds requests in flight across the items of a run: a FIFO queue, a slot
- * given back on every path a holder can end by, and the bound held in n8n with the node's
- * Request Options → Batching on (items then start one by one while earlier ones finish).
+ * The limiter that bounds requests in flight across the items of a run (shared/request/limiter.ts):
+ * a FIFO queue, a slot given back on every path a holder can end by, a bound that moves while it
+ * runs, and the bound held in n8n with the node's Request Options → Batching on (items then start
+ * one by one while earlier ones finish).
  */
 import { getEventListeners } from 'node:events';
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
@@ -195,5 +196,39 @@ describe('the bound in n8n', () => {
 		expect(outputs[0]).toHaveLength(30);
 		expect(sim().requests).toHaveLength(30);
 		expect(sim().stats.maxInFlight).toBe(2);
+	});
+});
+
+describe('Limiter with a moving limit', () => {
+	const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
+
+	it('a higher bound admits waiters at once, in order; a lower one takes effect as holders leave', async () => {
+		const limiter = new Limiter(1);
+		const started: number[] = [];
+		const ends: Array<() => void> = [];
+		const work = (n: number) => async () => {
+			started.push(n);
+			await new Promise<void>((resolve) => ends.push(resolve));
+		};
+		const all = [1, 2, 3, 4, 5].map((n) => limiter.use(work(n), new AbortController().signal));
+		await settle();
+		expect(started).toEqual([1]);
+		limiter.setLimit(3);
+		await settle();
+		expect(started).toEqual([1, 2, 3]);
+		expect(limiter.inUse).toBe(3);
+		limiter.setLimit(1);
+		ends[0]();
+		ends[1]();
+		await settle();
+		expect(started).toEqual([1, 2, 3]); // 1 holder left: at the bound, nobody new
+		ends[2]();
+		await settle();
+		expect(started).toEqual([1, 2, 3, 4]);
+		ends[3]();
+		await settle();
+		ends[4]();
+		await Promise.all(all);
+		expect(limiter.inUse).toBe(0);
 	});
 });

@@ -1,0 +1,81 @@
+/**
+ * What each answer of a run moves (shared/request/answerFeedback.ts): the limit on requests in
+ * flight, when pacing starts, and that once paced 429s move the pace, not the limit. Scripted
+ * answers against the real limit, limiter and pacer; no clock.
+ */
+import type { FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
+import { AnswerFeedback, answerKind } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
+import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+
+function automatic(ceiling = 64) {
+	const limit = new ConcurrencyLimit(ceiling);
+	const limiter = new Limiter(limit.limit);
+	return { limit, limiter, pacer: new RatePacer(), feedback: new AnswerFeedback(limit, limiter) };
+}
+
+const tell = (feedback: AnswerFeedback, pacer: RatePacer, failures: Array<FailureKind | undefined>) => failures.forEach((failure) => feedback.onAnswer(failure, pacer));
+
+describe('AnswerFeedback', () => {
+	it('a round that mostly pushed back halves the limit, and the limiter follows it', () => {
+		const { limit, limiter, pacer, feedback } = automatic();
+		tell(feedback, pacer, Array(32).fill('unavailable'));
+		expect(limit.limit).toBe(16);
+		expect(limit.cuts).toBe(1);
+		expect(pacer.rate).toBeUndefined(); // 503s are no rate limit
+		// The limiter admits no more than the new limit.
+		expect((limiter as unknown as { limit: number }).limit).toBe(16);
+	});
+
+	it('a cut round with 429s in it starts pacing', () => {
+		const { pacer, feedback } = automatic();
+		tell(feedback, pacer, [...Array(30).fill('unavailable'), 'rate-limited', 'rate-limited']);
+		expect(pacer.rate).toBeDefined();
+	});
+
+	it('16 of the latest 20 answers 429 start pacing before any round is cut', () => {
+		const { limit, pacer, feedback } = automatic(1000);
+		tell(feedback, pacer, Array(15).fill('rate-limited'));
+		expect(pacer.rate).toBeUndefined();
+		tell(feedback, pacer, ['rate-limited']);
+		expect(pacer.rate).toBeDefined();
+		expect(limit.cuts).toBe(0);
+	});
+
+	it('random 429s among answers move nothing', () => {
+		const { limit, pacer, feedback } = automatic();
+		for (let i = 0; i < 500; i++) feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : undefined, pacer);
+		expect(pacer.rate).toBeUndefined();
+		expect(limit.cuts).toBe(0);
+	});
+
+	it('once paced, 429s move the pace, not the limit; the lowest pace is kept for the summary', () => {
+		const { limit, pacer, feedback } = automatic();
+		pacer.rateLimited();
+		tell(feedback, pacer, Array(64).fill('rate-limited'));
+		expect(limit.cuts).toBe(0);
+		expect(feedback.lowestPace).toBe(pacer.rate);
+	});
+
+	it('a fixed Max Concurrent Requests: only the pace hears the answers', () => {
+		const limiter = new Limiter(5);
+		const pacer = new RatePacer();
+		const onAnswer = jest.spyOn(pacer, 'onAnswer');
+		const feedback = new AnswerFeedback(undefined, limiter);
+		tell(feedback, pacer, Array(40).fill('rate-limited'));
+		expect(onAnswer).toHaveBeenCalledTimes(40);
+		expect(pacer.rate).toBeUndefined();
+	});
+
+	it('counts a refusal (4xx) as answered, a 429 as rate-limited, any other failure as failed', () => {
+		expect([undefined, 'client-error', 'rate-limited', 'unavailable', 'timeout', 'connection-reset'].map((kind) => answerKind(kind as FailureKind | undefined))).toEqual([
+			'answered',
+			'answered',
+			'rate-limited',
+			'failed',
+			'failed',
+			'failed',
+		]);
+	});
+});
