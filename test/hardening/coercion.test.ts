@@ -1,7 +1,7 @@
 /**
  * Values as an n8n AI Agent fills them through $fromAI(): often not of the declared type.
  * Coerced where the meaning is unambiguous, refused with a clear message where it is not.
- * README-snippet.md documents this table.
+ * docs/recipes.md ("Values from expressions and AI agents") documents this table.
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
