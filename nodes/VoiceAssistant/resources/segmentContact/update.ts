@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
 import type { Normalized, RequestContract } from '../../shared/spec/contract';
-import { readFields, type FieldMap } from '../../shared/spec/fields';
+import { inputColumn, readFields, type FieldMap } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { segmentContactSchema } from '../../shared/spec/schemas';
@@ -40,18 +40,6 @@ export const CONTACT_FIELDS: FieldMap = {
 /** Map Automatically: the API's names, which are also the input columns read unless Input Columns names others. */
 const AUTO_FIELDS = ['id', ...Object.keys(labels)];
 
-/** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname). */
-function column(json: IDataObject, name: string): unknown {
-	if (name in json) return json[name];
-	if (!name.includes('.')) return undefined;
-	let value: unknown = json;
-	for (const key of name.split('.')) {
-		if (value === null || typeof value !== 'object') return undefined;
-		value = (value as IDataObject)[key];
-	}
-	return value;
-}
-
 /** Map Automatically: each API field from its input column (the API's name unless Input Columns names another). */
 function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; id: unknown } {
 	const json = context.getInputData().json;
@@ -59,7 +47,7 @@ function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; i
 	const body: IDataObject = {};
 	for (const field of AUTO_FIELDS) {
 		const name = typeof columns[field] === 'string' && columns[field].trim() !== '' ? columns[field].trim() : field;
-		const value = column(json, name);
+		const value = inputColumn(json, name);
 		if (value !== undefined) body[field] = value as IDataObject[string];
 	}
 	const { id, ...rest } = body;

@@ -39,3 +39,15 @@ export function sentProperties(map: FieldMap, prefix = ''): Array<{ parameter: s
 			: sentProperties(target, `${prefix}${parameter}.`),
 	);
 }
+
+/** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname). */
+export function inputColumn(json: IDataObject, name: string): unknown {
+	if (name in json) return json[name];
+	if (!name.includes('.')) return undefined;
+	let value: unknown = json;
+	for (const key of name.split('.')) {
+		if (value === null || typeof value !== 'object') return undefined;
+		value = (value as IDataObject)[key];
+	}
+	return value;
+}
