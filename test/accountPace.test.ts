@@ -59,6 +59,24 @@ describe('PaceGate', () => {
 		expect(taken).toEqual([]);
 		await gate.turn(RUN_A, cancel.signal); // and a late one does not wait either
 	});
+
+	it("when the last waiter leaves, the gate's wait for the next turn ends and clears its timer", async () => {
+		jest.useFakeTimers({ doNotFake: ['setImmediate'] });
+		try {
+			const pacer = { nextTurnIn: () => 60_000, takeTurn: () => undefined };
+			const gate = new PaceGate(pacer);
+			const cancel = new AbortController();
+			const waiting = gate.turn(RUN_A, cancel.signal);
+			await settle();
+			expect(jest.getTimerCount()).toBe(1);
+			cancel.abort();
+			await waiting;
+			await settle();
+			expect(jest.getTimerCount()).toBe(0);
+		} finally {
+			jest.useRealTimers();
+		}
+	});
 });
 
 describe('PaceGate shared by two runs', () => {

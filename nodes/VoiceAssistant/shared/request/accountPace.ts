@@ -1,5 +1,5 @@
 import { createHash } from 'crypto';
-import { clock } from '../clock';
+import { clock, onAbort } from '../clock';
 import { WaiterQueue } from './limiter';
 import { RatePacer } from './ratePacer';
 
@@ -21,6 +21,11 @@ export class PaceGate {
 
 	private pumping = false;
 
+	/** Ends the pump's wait for the next turn once nobody waits for it (its timer cleared). */
+	private pause: AbortController | undefined;
+
+	private readonly watched = new WeakSet<AbortSignal>();
+
 	constructor(private readonly pacer: Turns) {}
 
 	get waiting(): number {
@@ -40,6 +45,11 @@ export class PaceGate {
 			this.rotation.push(run);
 		}
 		const turn = queue.wait(signal);
+		// Registered after the queue's own: when the signal aborts, its waiters have left first.
+		if (!this.watched.has(signal)) {
+			this.watched.add(signal);
+			onAbort(signal, () => this.pauseIfIdle());
+		}
 		if (!this.pumping) void this.pump();
 		await turn;
 	}
@@ -48,14 +58,21 @@ export class PaceGate {
 	forget(run: object): void {
 		this.queues.delete(run);
 		this.rotation = this.rotation.filter((member) => member !== run);
+		this.pauseIfIdle();
+	}
+
+	private pauseIfIdle(): void {
+		if (this.waiting === 0) this.pause?.abort();
 	}
 
 	private async pump(): Promise<void> {
 		this.pumping = true;
 		while (this.waiting > 0) {
 			const wait = this.pacer.nextTurnIn();
-			if (wait > 0) await clock.sleep(wait);
-			else if (this.serveNextRun()) this.pacer.takeTurn(true);
+			if (wait > 0) {
+				this.pause = new AbortController();
+				await clock.sleep(wait, this.pause.signal);
+			} else if (this.serveNextRun()) this.pacer.takeTurn(true);
 		}
 		this.pumping = false;
 	}
