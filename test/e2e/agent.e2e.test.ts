@@ -9,20 +9,14 @@
  * Agent 3 with the model node 1.3 (Responses API).
  */
 import {
-	API_KEY,
-	CONTACT_PATH,
-	MAYA,
-	manualTrigger,
-	outputOf,
-	readExamples,
-	requestedVersions,
-	simulatorCredential,
-	startedManually,
-	useImportedN8n,
-	useSimulatorProcess,
+	API_KEY, CONTACT_PATH, MAYA, manualTrigger, outputOf, readExamples, requestedVersions,
+	simulatorCredential, startedManually, expectSuccess, useImportedN8n, useSimulatorProcess,
 	type Workflow,
 } from './helpers';
-import { AGENT, AGENT_SETUPS, MODEL, OPENAI_CREDENTIAL, OPENAI_KEY, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
+import {
+	AGENT, AGENT_SETUPS, MODEL, OPENAI_CREDENTIAL, OPENAI_KEY, agentWorkflow, fromAi, openAiCredential,
+	tool, useFakeModel,
+} from './agents';
 import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
 
 const sim = useSimulatorProcess();
@@ -122,9 +116,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 	/** Runs an agent workflow with the model's script; the script must be used up. */
 	async function runAgent(id: string, script: Reply[]) {
 		model().script(script);
-		const result = await execute(id);
-		expect(result.run.data.resultData.error).toBeUndefined();
-		expect(result.status).toBe('success');
+		const result = expectSuccess(await execute(id));
 		expect(model().remaining()).toBe(0);
 		return result;
 	}

@@ -6,19 +6,8 @@
  * rings, so "once" means once.
  */
 import {
-	MAYA,
-	itemsNode,
-	manualTrigger,
-	outputOf,
-	pairedIndex,
-	requestedVersions,
-	simulatorCredential,
-	useImportedN8n,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
-	type Workflow,
-	type WorkflowNode,
+	MAYA, itemsNode, manualTrigger, outputOf, pairedIndex, requestedVersions, simulatorCredential,
+	useImportedN8n, useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
 } from './helpers';
 import { AGENT, AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
 import type { RecordedRequest } from '../simulator';

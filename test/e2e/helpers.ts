@@ -12,8 +12,7 @@
  *       workflows: [workflow('vaMyCase', 'e2e: my case', [manualTrigger(), voiceAssistant('Call', {...})])],
  *     }));
  *     test('…', async () => {
- *       const { status, run } = await execute('vaMyCase');
- *       expect(status).toBe('success');
+ *       const { run } = expectSuccess(await execute('vaMyCase'));
  *       expect(outputOf(run, 'Call')).toHaveLength(1);
  *       expect(await requests()).toHaveLength(1);
  *     });
@@ -23,7 +22,9 @@ import { apiKeyProblem, requestProblem, type RecordedRequest } from '../simulato
 import type { N8nItem, N8nRun } from '../../tools/n8n';
 import { CREDENTIAL_TYPE } from '../../tools/package-names';
 import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
-import { SIMULATOR_CREDENTIAL, itemsNode, mainTo, manualTrigger, type Workflow, type WorkflowNode } from '../../tools/workflows';
+import {
+	SIMULATOR_CREDENTIAL, itemsNode, mainTo, manualTrigger, type Workflow, type WorkflowNode,
+} from '../../tools/workflows';
 import { useN8n, type CredentialSpec, type N8nSession, type RunResult } from './session';
 
 export { requestedVersions } from '../../tools/n8n';
@@ -130,6 +131,13 @@ export function startedManually(original: Workflow, id: string, triggerName: str
 	} as WorkflowNode);
 	copy.connections[start] = mainTo([triggerName]);
 	return copy;
+}
+
+/** Expects a run that succeeded (no error, status success); returns it. */
+export function expectSuccess(result: RunResult): RunResult {
+	expect(result.run.data.resultData.error).toBeUndefined();
+	expect(result.status).toBe('success');
+	return result;
 }
 
 /** The items a node emitted on its main output in its first run. */

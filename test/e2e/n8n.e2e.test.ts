@@ -10,29 +10,10 @@ import path from 'path';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import type { RecordedRequest } from '../simulator';
 import {
-	API_KEY,
-	CONTACT_PATH,
-	CREDENTIAL,
-	CREDENTIAL_TYPE,
-	MAYA,
-	NODE_TYPE,
-	TOOL_NODE_TYPE,
-	byKey,
-	codeNode,
-	itemsNode,
-	manualTrigger,
-	outputOf,
-	pairedIndex,
-	readExamples,
-	requestedVersions,
-	startedManually,
-	voiceAssistant,
-	workflow,
-	type Workflow,
-	type WorkflowNode,
-	simulatorCredential,
-	useImportedN8n,
-	useSimulatorProcess,
+	API_KEY, CONTACT_PATH, CREDENTIAL, CREDENTIAL_TYPE, MAYA, NODE_TYPE, TOOL_NODE_TYPE, byKey,
+	codeNode, itemsNode, manualTrigger, outputOf, pairedIndex, readExamples, requestedVersions,
+	startedManually, voiceAssistant, workflow, type Workflow, type WorkflowNode, simulatorCredential,
+	expectSuccess, useImportedN8n, useSimulatorProcess,
 } from './helpers';
 import { installDir } from '../../tools/n8n';
 import { PACKAGE_NAME } from '../../tools/package-names';
@@ -260,9 +241,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Assistant → Get Many: one GET, filtered, limited and simplified', async () => {
-		const { status, run } = await execute('vaE2eAssistants');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eAssistants'));
 		const { assistants } = await sim().data();
 
 		const all = outputOf(run, 'All assistants');
@@ -287,9 +266,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Playground Call → Start: one POST per item with the exact JSON body', async () => {
-		const { status, run } = await execute('vaE2ePlayCall');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2ePlayCall'));
 		const call = { assistant_id: MAYA, dialer_id: 'dialer-main' };
 		const expected = [
 			{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_number: ['+14155550101', '+14155550102'], ...call },
@@ -315,9 +292,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Create, list mode: the typed pairs become data', async () => {
-		const { status, run } = await execute('vaE2eKbList');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eKbList'));
 		const expected = { title: 'Opening hours', language: 'en', data: FAQ };
 		const received = await requests();
 		expect(received).toHaveLength(1);
@@ -329,9 +304,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Create, JSON mode: an array or JSON text from an expression', async () => {
-		const { status, run } = await execute('vaE2eKbJson');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eKbJson'));
 		const received = await requests();
 		expect(received).toHaveLength(2);
 		for (const request of received) {
@@ -349,9 +322,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Update: PUT with the id in the query; the record is replaced', async () => {
-		const { status, run } = await execute('vaE2eKbUpdate');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eKbUpdate'));
 		const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
 		const expected = { title: 'Workshop hours (winter)', language: 'en', data: FAQ };
 		const received = await requests();
@@ -364,9 +335,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Segment Contact → Update: empty optional fields are not sent, numbers become text', async () => {
-		const { status, run } = await execute('vaE2eContacts');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eContacts'));
 		const received = (await requests()).sort(byKey((request) => request.query.id));
 		expect(received.map((request) => request.query)).toEqual([{ id: 'crm-2001' }, { id: 'crm-2002' }, { id: 'crm-2003' }]);
 		for (const request of received) {
@@ -407,9 +376,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	test('Continue On Fail: the item answered 404 carries the error, the others succeed', async () => {
 		await sim().failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
-		const { status, run } = await execute('vaE2eContinue');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eContinue'));
 
 		const received = await requests();
 		expect(received).toHaveLength(3);
@@ -432,9 +399,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('error output: the invalid item goes to the error branch with its input row, nothing is sent for it', async () => {
-		const { status, run } = await execute('vaE2eErrOutput');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eErrOutput'));
 		const received = await requests();
 		expect(received.map((request) => request.query.id).sort()).toEqual(['crm-5001', 'crm-5003']);
 		const [success, failure] = run.data.resultData.runData.Update[0].data?.main ?? [];
@@ -449,9 +414,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('500 contact updates: 500 PUTs, each contact once, 500 paired output items', async () => {
-		const { status, run } = await execute('vaE2eBulk500');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaE2eBulk500'));
 		const ids = Array.from({ length: 500 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
 
 		const received = await requests();
@@ -475,9 +438,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	describe('example workflows', () => {
 		test('scheduled bulk contact update (started by hand instead of the schedule)', async () => {
-			const { status, run } = await execute('vaE2eXContacts');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(status).toBe('success');
+			const { run } = expectSuccess(await execute('vaE2eXContacts'));
 			const contacts = outputOf(run, 'Contacts from your CRM').map((item) => item.json);
 			expect(contacts).toHaveLength(5);
 			const received = await requests();
@@ -494,9 +455,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('knowledge base from a list of FAQs (rows → Aggregate → Create in JSON mode)', async () => {
-			const { status, run } = await execute('vaExFaqToKbase01');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(status).toBe('success');
+			const { run } = expectSuccess(await execute('vaExFaqToKbase01'));
 			const rows = outputOf(run, 'FAQ rows').map((item) => item.json);
 			expect(rows).toHaveLength(4);
 			const received = await requests();
@@ -511,9 +470,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('playground call from a form submission', async () => {
-			const { status, run } = await execute('vaE2eXFormCall');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(status).toBe('success');
+			const { run } = expectSuccess(await execute('vaE2eXFormCall'));
 			const expected = {
 				first_name: 'Katherine',
 				last_name: 'Johnson',
@@ -530,9 +487,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('list assistants → filter → pick one → playground call', async () => {
-			const { status, run } = await execute('vaExPickAndCall1');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(status).toBe('success');
+			const { run } = expectSuccess(await execute('vaExPickAndCall1'));
 			const { assistants } = await sim().data();
 			const chosen = assistants.find(
 				(assistant) => assistant.type === 'outbound' && assistant.language === 'en' && assistant.knowledge_base_Id,

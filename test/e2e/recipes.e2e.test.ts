@@ -14,15 +14,8 @@
 import fs from 'fs';
 import path from 'path';
 import {
-	CONTACT_PATH,
-	pairedIndex,
-	readExample,
-	requestedVersions,
-	simulatorCredential,
-	specProblems,
-	useSimulatorProcess,
-	type Workflow,
-	type WorkflowNode,
+	CONTACT_PATH, pairedIndex, readExample, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess, type Workflow, type WorkflowNode,
 } from './helpers';
 import type { RecordedRequest } from '../simulator';
 import { useN8n } from './session';
@@ -57,12 +50,13 @@ function exampleSchema(example: Workflow): string {
 	return sql;
 }
 
+/** Contact i's name, and a phone number from the block starting at `phones`. */
+const person = (i: number, phones: number) => ({ first_name: `First${i}`, last_name: `Last${i}`, phone: `+1415555${String(phones + i)}` });
+
 const CONTACT_COUNT = 20;
 const pgContact = (i: number) => ({
 	id: `pg-${String(i).padStart(3, '0')}`,
-	first_name: `First${i}`,
-	last_name: `Last${i}`,
-	phone: `+1415555${String(1000 + i)}`,
+	...person(i, 1000),
 	email: i % 4 === 0 ? null : `contact-${i}@example.com`,
 	lifecycle_stage: i % 2 ? 'lead' : 'customer',
 });
@@ -101,9 +95,7 @@ const DT_TRIGGER = 'Every 15 minutes';
 const DT_COUNT = 12;
 const dtContact = (i: number) => ({
 	contact_id: `dt-${String(i).padStart(2, '0')}`,
-	first_name: `First${i}`,
-	last_name: `Last${i}`,
-	phone: `+1415555${String(2000 + i)}`,
+	...person(i, 2000),
 	email: `dt-${i}@example.com`,
 	lifecycle_stage: 'lead',
 	sync_error: '',

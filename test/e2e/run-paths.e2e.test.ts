@@ -4,17 +4,8 @@
  * execution stopped from the editor during a Retry-After wait.
  */
 import {
-	CONTACT_PATH,
-	CREDENTIAL_TYPE,
-	itemsNode,
-	manualTrigger,
-	outputOf,
-	requestedVersions,
-	simulatorCredential,
-	useImportedN8n,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
+	CONTACT_PATH, CREDENTIAL_TYPE, itemsNode, manualTrigger, outputOf, requestedVersions,
+	simulatorCredential, expectSuccess, useImportedN8n, useSimulatorProcess, voiceAssistant, workflow,
 } from './helpers';
 import { sleep } from '../../tools/processes';
 
@@ -61,9 +52,7 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail, Execute Once, Allowed
 
 	test("n8n's Retry On Fail: the try after a 503 sends every item again and succeeds", async () => {
 		await sim().failNext({ status: 503, method: 'PUT', path: CONTACT_PATH, body: { message: 'Try later' } });
-		const { status, run } = await execute('vaRpRetry');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run } = expectSuccess(await execute('vaRpRetry'));
 		const received = await requests();
 		expect(received.map((request) => `${request.query.id}:${request.status}`)).toEqual([
 			'rp-0:503',
@@ -75,9 +64,7 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail, Execute Once, Allowed
 	});
 
 	test("n8n's Execute Once: only the first item is sent, and the run's summary counts that one item", async () => {
-		const { status, run, log } = await execute('vaRpOnce');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(status).toBe('success');
+		const { run, log } = expectSuccess(await execute('vaRpOnce'));
 		const received = await requests();
 		expect(received.map((request) => `${request.method} ${request.path}?id=${request.query.id}:${request.status}`)).toEqual([
 			`PUT ${CONTACT_PATH}?id=rp-0:200`,

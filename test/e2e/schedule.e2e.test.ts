@@ -5,7 +5,10 @@
  * its contacts reach the simulator, and n8n's log holds the node's summary line. Deactivated,
  * it fires no more.
  */
-import { API_KEY, CONTACT_PATH, outputOf, readExamples, requestedVersions, simulatorCredential, specProblems, useSimulatorProcess, type Workflow } from './helpers';
+import {
+	API_KEY, CONTACT_PATH, outputOf, readExamples, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess, type Workflow,
+} from './helpers';
 import { useN8n } from './session';
 import type { ExecutionSummary } from '../../tools/n8n';
 import { poll, sleep } from '../../tools/processes';

@@ -6,14 +6,8 @@
  */
 import type { RecordedRequest } from '../simulator';
 import {
-	CONTACT_PATH,
-	readExamples,
-	requestedVersions,
-	simulatorCredential,
-	startedManually,
-	useImportedN8n,
-	useSimulatorProcess,
-	type Workflow,
+	CONTACT_PATH, readExamples, requestedVersions, simulatorCredential, startedManually, expectSuccess,
+	useImportedN8n, useSimulatorProcess, type Workflow,
 } from './helpers';
 
 const EXAMPLE_ID = 'vaExSyncChanged1';
@@ -72,9 +66,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	test('send only what changed: 1,000 contacts twice → 1,000 updates then 0; 3 changed → exactly those 3', async () => {
 		const run = async () => {
 			const seenBefore = (await sim().requests()).length;
-			const result = await execute('vaE2eSyncChanged');
-			expect(result.run.data.resultData.error).toBeUndefined();
-			expect(result.status).toBe('success');
+			const result = expectSuccess(await execute('vaE2eSyncChanged'));
 			return { ...result, received: (await requests()).slice(seenBefore) };
 		};
 

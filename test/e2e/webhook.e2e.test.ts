@@ -6,7 +6,10 @@
  * naming the field and nothing is sent; a caller without the header is turned away by n8n.
  * 50 callers at once: 50 answers, 50 calls placed, none twice.
  */
-import { API_KEY, MAYA, readExample, requestedVersions, simulatorCredential, specProblems, useSimulatorProcess } from './helpers';
+import {
+	API_KEY, MAYA, readExample, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess,
+} from './helpers';
 import { useN8n } from './session';
 import { poll } from '../../tools/processes';
 

@@ -9,19 +9,8 @@ import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import {
-	API_KEY,
-	CONTACT_PATH,
-	MAYA,
-	codeNode,
-	outputOf,
-	readExample,
-	simulatorCredential,
-	specProblems,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
-	type Workflow,
-	type WorkflowNode,
+	API_KEY, CONTACT_PATH, MAYA, codeNode, outputOf, readExample, simulatorCredential, specProblems,
+	useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
 } from '../e2e/helpers';
 import { n8nBin, signIn, type N8nRun } from '../../tools/n8n';
 import { groupAlive, runProcess, sleep } from '../../tools/processes';
