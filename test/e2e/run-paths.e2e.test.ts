@@ -7,7 +7,7 @@ import {
 	CONTACT_PATH, CREDENTIAL_TYPE, itemsNode, manualTrigger, outputOf, requestedVersions,
 	simulatorCredential, expectSuccess, useImportedN8n, useSimulatorProcess, voiceAssistant, workflow,
 } from './helpers';
-import { sleep } from '../../tools/processes';
+import { poll, sleep } from '../../tools/processes';
 
 const RESTRICTED = { id: 'vaRestrictedCr1', name: 'Voice Assistant (restricted)' };
 
@@ -88,16 +88,14 @@ describe.each(requestedVersions())('n8n %s: Retry On Fail, Execute Once, Allowed
 		// The first update waits 4 s before its retry, holding its slot; the others run.
 		await sim().failNext({ status: 429, method: 'PUT', path: CONTACT_PATH, headers: { 'retry-after': '4' } });
 		const executionId = await api.startManually(n8n().idOf('vaRpCancel'), 'Start');
-		while ((await sim().requests()).filter((request) => request.status === 429).length === 0) await sleep(20);
+		await poll('the 429', async () => (await sim().requests()).some((request) => request.status === 429), { everyMs: 20 });
 
 		const stoppedAt = Date.now();
 		await api.call('POST', `/rest/executions/${executionId}/stop`);
-		let execution: any;
-		for (;;) {
-			execution = await api.call('GET', `/rest/executions/${executionId}`);
-			if (execution.finished || execution.stoppedAt) break;
-			await sleep(50);
-		}
+		const execution = await poll('the stopped execution to end', async () => {
+			const found = await api.call('GET', `/rest/executions/${executionId}`);
+			return found.finished || found.stoppedAt ? found : undefined;
+		}, { everyMs: 50 });
 		const endedAfterMs = Date.now() - stoppedAt;
 		expect(execution.status).toBe('canceled');
 		expect(endedAfterMs).toBeLessThan(2000);

@@ -13,7 +13,7 @@ import {
 	useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
 } from '../e2e/helpers';
 import { n8nBin, signIn, type N8nRun } from '../../tools/n8n';
-import { groupAlive, runProcess, sleep } from '../../tools/processes';
+import { groupAlive, poll, runProcess, sleep } from '../../tools/processes';
 import { queueVersions, startCluster, type Cluster, type Worker } from './lib/cluster';
 import { executionsOf, processedKeyHash, type ExecutionRow, type Executions } from './lib/executions';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../../tools/services';
@@ -173,20 +173,15 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	/** The worker an execution started on (its log says so). */
 	async function workerOf(executionId: string): Promise<Worker> {
-		for (let i = 0; i < 400; i++) {
-			const name = cluster.executionsByWorker()[executionId];
-			if (name) return cluster.workers.find((worker) => worker.name === name) as Worker;
-			await sleep(50);
-		}
-		throw new Error(`no worker log says it started execution ${executionId}`);
+		const name = await poll(`a worker log saying it started execution ${executionId}`, () => cluster.executionsByWorker()[executionId], {
+			timeoutMs: 20_000,
+			everyMs: 50,
+		});
+		return cluster.workers.find((worker) => worker.name === name) as Worker;
 	}
 
 	async function waitForApplied(count: number): Promise<void> {
-		for (let i = 0; i < 6000; i++) {
-			if ((await sim().summary()).appliedChanges >= count) return;
-			await sleep(50);
-		}
-		throw new Error(`fewer than ${count} writes were applied within 5 minutes`);
+		await poll(`${count} writes applied`, async () => (await sim().summary()).appliedChanges >= count, { timeoutMs: 300_000, everyMs: 50 });
 	}
 
 	/** The ledger once nothing more arrives (requests cut by a kill are answered or dropped). */
