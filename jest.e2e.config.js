@@ -1,6 +1,7 @@
 /**
  * The end-to-end suite: the packed package inside real, pinned n8n installs (see test/e2e).
- * One worker: each test drives n8n processes that already use both cores.
+ * globalSetup starts one `n8n start` per version for every test file; one worker, as the test
+ * files take turns in those instances (and n8n already uses both cores).
  * @type {import('jest').Config}
  */
 module.exports = {

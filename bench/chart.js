@@ -18,6 +18,7 @@ const inputs = (given.length ? given : ['latest.json', 'defaults.json'].map((nam
 );
 if (inputs.length === 0) throw new Error('No benchmark results: run npm run bench first');
 
+/** @type {Map<string, import('./run').Row>} */
 const byKey = new Map();
 const machines = [];
 for (const file of inputs) {
@@ -27,6 +28,7 @@ for (const file of inputs) {
 }
 const rows = [...byKey.values()].filter((row) => !row.name.startsWith('simulator') && !row.name.includes('chaos'));
 
+/** @param {import('./run').Row} row */
 const toBar = (row) => ({ label: row.name, value: row.result.requestsPerSec, applied: row.result.applied, count: row.count });
 const groups = [
 	{ title: '10,000 contact updates', bars: rows.filter((row) => row.count === 10_000).map(toBar) },
@@ -44,7 +46,9 @@ const top = 40 + machines.length * 18;
 const all = groups.flatMap((group) => group.bars);
 const max = Math.max(...all.map((bar) => bar.value));
 const scale = (width - left - 150) / max;
+/** @param {string} text */
 const escape = (text) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+/** @param {string} label */
 const isOurs = (label) => label.startsWith('Voice Assistant');
 
 let y = top;

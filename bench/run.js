@@ -22,6 +22,13 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
+/**
+ * The part of autocannon the simulator's row uses (autocannon ships no types).
+ * @type {(options: { url: string, method: string, connections: number, amount: number, headers: Record<string, string>, body: string }) => Promise<{
+ *   duration: number, requests: { average: number }, latency: { p50: number, p99: number }, '2xx': number, non2xx: number, errors: number,
+ * }>}
+ */
+// @ts-expect-error autocannon has no type declarations
 const autocannon = require('autocannon');
 const { buildAndPack, ensureN8n, importIntoN8n, installPackage, n8nCli, parseExecuteOutput, executeWorkflowProcess } =
 	require('../tools/n8n');
@@ -29,7 +36,22 @@ const { startSimulatorProcess } = require('../tools/simulator-process');
 const { startPostgres } = require('../tools/services');
 const { sleep } = require('../tools/processes');
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
-const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, exampleSchema, PAGED_SUB_ID } = require('./workflows');
+const { exampleSql, readExample } = require('../tools/repo');
+const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = require('./workflows');
+
+/**
+ * @typedef {import('../tools/simulator-process').SimulatorProcess} Sim
+ * @typedef {{ bin: string, userFolder: string, dir: string, stopRss?: () => number }} Ctx
+ * @typedef {{
+ *   wallMs: number, processMs?: number, requestsPerSec: number, msPerItem?: number, p50Ms: number, p99Ms: number,
+ *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
+ *   duplicates: number, requests?: number, byStatus?: Record<string, number>, failures?: Record<string, number>,
+ *   executionFailed?: boolean, summaryLine?: string, synced?: number,
+ * }} Figures
+ * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
+ * @typedef {(name: string, count: number, run: () => Promise<Figures>, extra?: { rate?: number }) => Promise<void>} Recorder
+ * @typedef {{ id: string, target: string, count: number, options?: Record<string, unknown>, shape?: import('./workflows').Shape }} RowSpec
+ */
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
 const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : '2.8.4';
@@ -38,9 +60,10 @@ const args = new Set(process.argv.slice(2));
 const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));
 const only = onlyArg ? new RegExp(onlyArg.slice('--only='.length), 'i') : undefined;
 
+/** @param {string} line */
 const log = (line) => process.stdout.write(`${line}\n`);
 
-/** Peak resident memory of a process (VmHWM), polled until it exits. */
+/** Peak resident memory of a process (VmHWM), polled until it exits. @param {number | undefined} pid */
 function trackPeakRss(pid) {
 	let peakKb = 0;
 	const read = () => {
@@ -58,12 +81,18 @@ function trackPeakRss(pid) {
 	};
 }
 
+/** @param {Sim} sim @param {import('../test/simulator').ModeOptions} options */
 async function setSimulator(sim, options) {
 	await sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null, ...options });
 	await sim.reset();
 }
 
-/** The physical limit: autocannon hammering the same PUT with 10 connections. */
+/**
+ * The physical limit: autocannon hammering the same PUT with 10 connections.
+ * @param {Sim} sim
+ * @param {number} count
+ * @returns {Promise<Figures>}
+ */
 async function loadToolRow(sim, count) {
 	await sim.reset();
 	const result = await autocannon({
@@ -88,21 +117,31 @@ async function loadToolRow(sim, count) {
 	};
 }
 
-/** `n8n execute` of an imported workflow with n8n's peak RSS sampled; its run data, or a clear error. */
+/**
+ * `n8n execute` of an imported workflow with n8n's peak RSS sampled; its run data, or a clear error.
+ * @param {Ctx} ctx
+ * @param {string} id
+ * @param {number} timeoutMs
+ */
 async function executeMeasured(ctx, id, timeoutMs) {
 	const started = Date.now();
 	const result = await executeWorkflowProcess(ctx.bin, id, ctx.userFolder, {
 		timeoutMs,
 		onStart: (pid) => (ctx.stopRss = trackPeakRss(pid)),
 	});
-	const peakRss = ctx.stopRss();
+	const peakRss = ctx.stopRss?.();
 	const processMs = Date.now() - started;
 	const run = parseExecuteOutput(result.stdout);
 	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
 	return { run, result, peakRss, processMs };
 }
 
-/** The simulator's figures of a row: latency, concurrency, what was applied and how often. */
+/**
+ * The simulator's figures of a row: latency, concurrency, what was applied and how often.
+ * @param {Sim} sim
+ * @param {number} count
+ * @param {number} wallMs
+ */
 async function served(sim, count, wallMs) {
 	const summary = await sim.summary();
 	return {
@@ -118,7 +157,13 @@ async function served(sim, count, wallMs) {
 	};
 }
 
-/** Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node. */
+/**
+ * Imports a workflow, runs it with `n8n execute`, and reads the figures of the target node.
+ * @param {Ctx} ctx
+ * @param {Sim} sim
+ * @param {RowSpec} row
+ * @returns {Promise<Figures>}
+ */
 async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options, shape });
 	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
@@ -130,13 +175,14 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 	const errors = items.map((item) => item.json?.error ?? item.error?.message ?? item.error).filter((error) => error !== undefined);
 	const failed = errors.length;
 	// Why items failed, by kind: a cut connection, or the status the service answered.
+	/** @type {Record<string, number>} */
 	const failures = {};
 	for (const error of errors) {
 		const text = String(error);
 		const kind = /dropped|reset|hang up/i.test(text) ? 'cut connection' : (/HTTP (\d{3})/.exec(text)?.[1] ?? 'other');
 		failures[kind] = (failures[kind] ?? 0) + 1;
 	}
-	const wallMs = task.executionTime;
+	const wallMs = task.executionTime ?? 0;
 	const summaryLine = `${result.stdout}\n${result.stderr}`.split('\n').find((line) => line.includes('": done: '));
 	return {
 		wallMs,
@@ -154,6 +200,10 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 /**
  * Runs an example workflow (already imported) with `n8n execute`: the time of the whole run (every
  * node, sub-workflows included), n8n's peak RSS and what the simulator received.
+ * @param {Ctx} ctx
+ * @param {Sim} sim
+ * @param {{ id: string, count: number }} row
+ * @returns {Promise<Figures>}
  */
 async function workflowRow(ctx, sim, { id, count }) {
 	await sim.reset();
@@ -169,6 +219,9 @@ async function workflowRow(ctx, sim, { id, count }) {
 /**
  * Issue 20: the PostgreSQL recipe as a chain (rows → Segment Contact → Update → write-back) against
  * the node alone (Code → node) in the same run; with --big, 100,000 rows a page at a time.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
  */
 async function chainRows(sim, ctx, record) {
 	const postgres = await startPostgres({ logDir: ctx.dir });
@@ -178,12 +231,13 @@ async function chainRows(sim, ctx, record) {
 		const { host, port, user, password } = postgres;
 		await importIntoN8n(ctx.bin, ctx.userFolder, {
 			credentials: [{ ...CREDENTIALS.postgres, type: 'postgres', data: { host, port, database, user, password, ssl: 'disable' } }],
-			workflows: [exampleForCli('postgres-contacts-sync.json', 'benchChain'), ...exampleForCli('postgres-contacts-sync-paged.json', 'benchPaged')],
+			workflows: [...exampleForCli('postgres-contacts-sync.json', 'benchChain'), ...exampleForCli('postgres-contacts-sync-paged.json', 'benchPaged')],
 		});
 		// n8n 2.x runs a sub-workflow outside the editor only when it is published (1.x: active).
 		const publish = N8N_VERSION.startsWith('1.') ? ['update:workflow', `--id=${PAGED_SUB_ID}`, '--active=true'] : ['publish:workflow', `--id=${PAGED_SUB_ID}`];
 		await n8nCli(ctx.bin, publish, ctx.userFolder);
-		await postgres.query(database, exampleSchema('postgres-contacts-sync.json'));
+		await postgres.query(database, exampleSql(readExample('postgres-contacts-sync.json')));
+		/** @param {number} count */
 		const fill = async (count) => {
 			await postgres.query(database, 'TRUNCATE sync_errors, contacts');
 			await postgres.query(
@@ -222,14 +276,16 @@ async function chainRows(sim, ctx, record) {
 	}
 }
 
+/** @param {Row[]} rows */
 function chainReport(rows) {
+	/** @param {string} prefix */
 	const find = (prefix) => rows.find((row) => row.name.startsWith(prefix))?.result;
 	const alone = find('Voice Assistant alone');
 	const chain = find('PostgreSQL →');
 	const paged = find('100,000 rows a page');
 	const oneRun = find('100,000 rows in one run');
 	const lines = [];
-	if (alone && chain) {
+	if (alone && chain && chain.peakRss && alone.peakRss) {
 		lines.push(
 			`Chain, 10,000 rows: ${num(chain.wallMs / 1000, 1)} s for the whole run (node alone ${num(alone.wallMs / 1000, 1)} s: ${num(chain.wallMs / alone.wallMs, 2)}×), ` +
 				`peak RSS ${mb(chain.peakRss)} (node alone ${mb(alone.peakRss)}: ${num(chain.peakRss / alone.peakRss, 2)}×), ${chain.synced} rows marked synced, ${chain.duplicates} sent twice`,
@@ -246,9 +302,12 @@ function chainReport(rows) {
 	return lines.join('\n');
 }
 
+/** @param {number | undefined} bytes */
 const mb = (bytes) => (bytes === undefined ? '—' : `${Math.round(bytes / 1024 / 1024)} MB`);
+/** @param {number | undefined} value */
 const num = (value, digits = 0) => (value === undefined ? '—' : Number(value).toFixed(digits));
 
+/** @param {Row[]} rows */
 function table(rows) {
 	const header =
 		'| scenario | N | wall (s) | req/s | ms/item | p50 / p99 server latency (ms) | max in flight | peak RSS n8n | ok / failed | applied | duplicates |';
@@ -262,7 +321,9 @@ function table(rows) {
 	return lines.join('\n');
 }
 
+/** @param {Row[]} rows */
 function ratios(rows) {
+	/** @param {string} name @param {number} count */
 	const find = (name, count) => rows.find((row) => row.name === name && row.count === count)?.result;
 	const lines = [];
 	for (const count of [...new Set(rows.map((row) => row.count))]) {
@@ -270,12 +331,12 @@ function ratios(rows) {
 		const probe = find('one-field declarative probe', count);
 		const ours = find('Voice Assistant (Map Automatically)', count);
 		const manual = find('Voice Assistant (fields mapped by expressions)', count);
-		if (!http || !probe || !ours) continue;
+		if (!http || !probe || !ours || !ours.msPerItem || !probe.msPerItem) continue;
 		lines.push(
 			`N = ${count}: throughput ours / HTTP Request = ${num(ours.requestsPerSec / http.requestsPerSec, 2)}×; ` +
 				`per-item time ours / probe floor = ${num(ours.msPerItem / probe.msPerItem, 2)}×` +
-				(manual ? ` (expressions per field: ${num(manual.msPerItem / probe.msPerItem, 2)}×)` : '') +
-				`; peak RSS ours / HTTP Request = ${num(ours.peakRss / http.peakRss, 2)}×`,
+				(manual?.msPerItem ? ` (expressions per field: ${num(manual.msPerItem / probe.msPerItem, 2)}×)` : '') +
+				`; peak RSS ours / HTTP Request = ${ours.peakRss && http.peakRss ? num(ours.peakRss / http.peakRss, 2) : '—'}×`,
 		);
 	}
 	const slowHttp = find('HTTP Request node, 50 ms latency', 10_000) ?? find('HTTP Request node, 50 ms latency', 1_000);
@@ -283,19 +344,26 @@ function ratios(rows) {
 	if (slowHttp && slowOurs) {
 		lines.push(`50 ms latency: throughput ours (concurrency 50) / HTTP Request = ${num(slowOurs.requestsPerSec / slowHttp.requestsPerSec, 2)}×`);
 	}
-	for (const row of rows.filter((r) => r.name.includes('rate limit'))) {
-		const ideal = (row.count / row.rate) * 1000;
+	for (const row of rows.filter((r) => r.name.includes('rate limit') && r.rate)) {
+		const ideal = (row.count / /** @type {number} */ (row.rate)) * 1000;
 		lines.push(`${row.name}: ${row.result.applied} / ${row.count} applied, wall = ${num(row.result.wallMs / ideal, 2)} × N/R`);
 	}
 	return lines.join('\n');
 }
 
+/** @param {number} part @param {number} whole */
 const share = (part, whole) => `${num((100 * part) / whole, 1)}%`;
 
 const HEADER_AUTH = 'HTTP Request node (Header Auth credential)';
 
-/** Ours against each HTTP Request baseline in the run: the key typed into a header, the key in a Header Auth credential. */
+/**
+ * Ours against each HTTP Request baseline in the run: the key typed into a header, the key in a Header Auth credential.
+ * @param {Row} ours
+ * @param {Row | undefined} key
+ * @param {Row | undefined} headerAuth
+ */
 function versusHttp(ours, key, headerAuth) {
+	/** @param {Row | undefined} http @param {string} how */
 	const versus = (http, how) =>
 		http &&
 		`${num(http.result.wallMs / ours.result.wallMs, 2)}× ${how} (${num(http.result.wallMs / 1000, 1)} s, ${num(http.result.maxInFlight)} in flight)`;
@@ -307,8 +375,12 @@ function versusHttp(ours, key, headerAuth) {
 		.join(', ');
 }
 
-/** The default-settings rows against the issue's targets (issue 10), measured in the same run. */
+/**
+ * The default-settings rows against the issue's targets (issue 10), measured in the same run.
+ * @param {Row[]} rows
+ */
 function defaultsReport(rows) {
+	/** @param {string} name */
 	const find = (name) => rows.find((row) => row.name === name);
 	const lines = [];
 	for (const latency of [100, 300]) {
@@ -321,13 +393,13 @@ function defaultsReport(rows) {
 				`${num(sequentialMs / ours.result.wallMs, 1)}× a sequential loop (${ours.count} × ${latency} ms = ${num(sequentialMs / 1000)} s)`,
 		);
 	}
-	const limited = rows.filter((row) => row.name.includes('defaults, rate limit'));
+	const limited = rows.filter((row) => row.name.includes('defaults, rate limit') && row.rate);
 	for (const row of limited) {
-		const ideal = (row.count / row.rate) * 1000;
+		const ideal = (row.count / /** @type {number} */ (row.rate)) * 1000;
 		const throttled = row.result.byStatus?.[429] ?? 0;
 		lines.push(
 			`${row.name}: ${row.result.applied} / ${row.count} applied, ${row.result.duplicates} twice, wall = ${num(row.result.wallMs / ideal, 2)} × N/R, ` +
-				`429 answers ${throttled} of ${row.result.requests} requests (${share(throttled, row.result.requests)})`,
+				`429 answers ${throttled} of ${row.result.requests} requests (${share(throttled, row.result.requests ?? 0)})`,
 		);
 	}
 	const http0 = find('HTTP Request node, defaults, no latency');
@@ -356,7 +428,13 @@ function defaultsReport(rows) {
 	return lines.join('\n');
 }
 
-/** Throughput, the engine's floor, 50 ms latency, a rate limit and chaos with tuned options. */
+/**
+ * Throughput, the engine's floor, 50 ms latency, a rate limit and chaos with tuned options.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ * @param {number[]} counts
+ */
 async function standardRows(sim, ctx, record, counts) {
 	await setSimulator(sim, {});
 	for (const count of counts) {
@@ -401,6 +479,7 @@ async function standardRows(sim, ctx, record, counts) {
 	);
 }
 
+/** @type {Array<[string, string, import('./workflows').Shape]>} name, target, shape */
 const MAPPING_ROWS = [
 	['HTTP Request node (Header Auth, body as one JSON expression: 2 expressions/item)', 'httpRequestJsonBody', 'api'],
 	['HTTP Request node (Header Auth, each field an expression: 4 expressions/item)', 'httpRequestHeaderAuth', 'api'],
@@ -409,7 +488,12 @@ const MAPPING_ROWS = [
 	['Voice Assistant, Map Automatically (API names)', 'ours', 'api'],
 ];
 
-/** Issue 20's mapping rows: how a bulk run maps its input, no latency, defaults, on the n8n given. */
+/**
+ * Issue 20's mapping rows: how a bulk run maps its input, no latency, defaults, on the n8n given.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
 async function mappingRows(sim, ctx, record) {
 	const count = 10_000;
 	await setSimulator(sim, {});
@@ -418,14 +502,17 @@ async function mappingRows(sim, ctx, record) {
 	}
 }
 
+/** @param {Row[]} rows */
 function mappingReport(rows) {
+	/** @param {string} name */
 	const find = (name) => rows.find((row) => row.name === name)?.result;
 	const [httpJson, httpFields, manual, columns, auto] = MAPPING_ROWS.map(([name]) => find(name));
 	if (!httpJson || !manual) return '';
+	/** @param {Figures | undefined} ours @param {Figures | undefined} base */
 	const versus = (ours, base) => (ours && base ? `${num(base.wallMs / ours.wallMs, 2)}×` : '—');
 	return [
 		`Mapping on n8n ${N8N_VERSION} (expression engine: ${process.env.N8N_EXPRESSION_ENGINE ?? 'the default'}), 10,000 updates, speed against the HTTP Request node:`,
-		`  by expressions: ${num(manual.wallMs / 1000, 1)} s = ${versus(manual, httpJson)} HTTP Request with 2 expressions (${num(httpJson.wallMs / 1000, 1)} s), ${versus(manual, httpFields)} with the same 4 (${num(httpFields?.wallMs / 1000, 1)} s)`,
+		`  by expressions: ${num(manual.wallMs / 1000, 1)} s = ${versus(manual, httpJson)} HTTP Request with 2 expressions (${num(httpJson.wallMs / 1000, 1)} s), ${versus(manual, httpFields)} with the same 4 (${num(httpFields && httpFields.wallMs / 1000, 1)} s)`,
 		columns ? `  by CRM column names: ${num(columns.wallMs / 1000, 1)} s = ${versus(columns, httpJson)} / ${versus(columns, httpFields)}` : '',
 		auto ? `  Map Automatically (API names): ${num(auto.wallMs / 1000, 1)} s = ${versus(auto, httpJson)} / ${versus(auto, httpFields)}` : '',
 	]
@@ -433,7 +520,12 @@ function mappingReport(rows) {
 		.join('\n');
 }
 
-/** Issue 10's rows: default settings on both sides, the HTTP Request node in the same run. */
+/**
+ * Issue 10's rows: default settings on both sides, the HTTP Request node in the same run.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
 async function defaultsRows(sim, ctx, record) {
 	const count = 2_000;
 	for (const latency of [100, 300]) {
@@ -522,8 +614,11 @@ async function main() {
 			{ ...CREDENTIALS.headerAuth, type: 'httpHeaderAuth', data: { name: 'x-api-key', value: API_KEY } },
 		],
 	});
+	/** @type {Ctx} */
 	const ctx = { bin, userFolder, dir };
+	/** @type {Row[]} */
 	const rows = [];
+	/** @type {Recorder} */
 	const record = async (name, count, run, extra = {}) => {
 		if (only && !only.test(name)) return;
 		log(`▶ ${name}, N = ${count}`);
@@ -566,7 +661,7 @@ async function main() {
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
-/** The probe package has no dependencies: copying it where n8n scans for community packages is enough. */
+/** The probe package has no dependencies: copying it where n8n scans for community packages is enough. @param {string} userFolder */
 function installProbe(userFolder) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
 	fs.cpSync(path.join(__dirname, 'probe-node'), path.join(nodesDir, 'node_modules', 'n8n-nodes-bench-probe'), {

@@ -6,9 +6,16 @@
  * on fail, so failed items are counted instead of stopping the run.
  */
 
-const fs = require('fs');
-const path = require('path');
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
+const { readExample } = require('../tools/repo');
+const { codeNode, manualTrigger, workflow } = require('../tools/workflows');
+
+/**
+ * @typedef {import('../tools/workflows').Workflow} Workflow
+ * @typedef {import('../tools/workflows').NodeSpec} NodeSpec
+ * @typedef {Omit<NodeSpec, 'name'>} Target a node under test, before it is named
+ * @typedef {'api' | 'crm'} Shape the contacts' field names: the API's, or a CRM export's
+ */
 
 const CREDENTIALS = {
 	voiceAssistant: { id: 'benchVoiceAssistant', name: 'Voice Assistant (bench)' },
@@ -23,8 +30,15 @@ const TARGET = 'Target';
 /** The columns of a CRM export, as the "CRM columns" rows read them (Input Columns). */
 const CRM_COLUMNS = { id: 'Record ID', first_name: 'First Name', last_name: 'Last Name', phone: 'Phone Number' };
 
+/**
+ * A Code node's code that returns `count` contacts.
+ * @param {number} count
+ * @param {string} prefix of their ids
+ * @param {Shape} [shape]
+ */
 function contactsCode(count, prefix, shape = 'api') {
 	const names = shape === 'crm' ? CRM_COLUMNS : { id: 'id', first_name: 'first_name', last_name: 'last_name', phone: 'phone' };
+	/** @param {keyof typeof names} field */
 	const key = (field) => JSON.stringify(names[field]);
 	return [
 		`const items = [];`,
@@ -35,7 +49,11 @@ function contactsCode(count, prefix, shape = 'api') {
 	].join('\n');
 }
 
-/** This package's node with the bench credential. */
+/**
+ * This package's node with the bench credential.
+ * @param {Record<string, unknown>} parameters
+ * @returns {Target}
+ */
 const voiceAssistant = (parameters) => ({
 	type: NODE_TYPE,
 	typeVersion: 1,
@@ -43,6 +61,10 @@ const voiceAssistant = (parameters) => ({
 	credentials: { [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant },
 });
 
+/**
+ * The nodes under test, each a function of the API key, the service's address and the node's options.
+ * @type {Record<string, (apiKey: string, baseUrl: string, options?: Record<string, unknown>) => Target>}
+ */
 const targets = {
 	/** n8n's HTTP Request node, configured as a user would for the same call, the key typed into a header. */
 	httpRequest: (apiKey, baseUrl) => ({
@@ -130,39 +152,14 @@ const targets = {
 		}),
 };
 
-/** A whole workflow for `n8n import:workflow`. */
+/**
+ * A whole workflow for `n8n import:workflow`: Manual Trigger → Code (`count` contacts) → the target.
+ * @param {{ id: string, target: string, count: number, apiKey: string, baseUrl: string, options?: Record<string, unknown>, shape?: Shape }} row
+ * @returns {Workflow}
+ */
 function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape }) {
-	const node = targets[target](apiKey, baseUrl, options);
-	return {
-		id,
-		name: `bench ${id}`,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		nodes: [
-			{ id: `${id}-trigger`, name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} },
-			{
-				id: `${id}-contacts`,
-				name: 'Contacts',
-				type: 'n8n-nodes-base.code',
-				typeVersion: 2,
-				position: [200, 0],
-				parameters: { jsCode: contactsCode(count, id, shape) },
-			},
-			{ id: `${id}-target`, name: TARGET, position: [400, 0], onError: 'continueRegularOutput', ...node },
-		],
-		connections: {
-			Start: { main: [[{ node: 'Contacts', type: 'main', index: 0 }]] },
-			Contacts: { main: [[{ node: TARGET, type: 'main', index: 0 }]] },
-		},
-	};
-}
-
-const readExample = (file) => JSON.parse(fs.readFileSync(path.join(__dirname, '..', 'examples', file), 'utf8'));
-
-/** The SQL block of an example's sticky note: the tables it needs. */
-function exampleSchema(file) {
-	const note = readExample(file).nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote').parameters.content;
-	return /```sql\n([\s\S]*?)```/.exec(note)[1];
+	const node = { name: TARGET, onError: 'continueRegularOutput', ...targets[target](apiKey, baseUrl, options) };
+	return workflow(id, `bench ${id}`, [manualTrigger(), codeNode('Contacts', contactsCode(count, id, shape)), node]);
 }
 
 /** Id of the page workflow of the paged example, as the bench imports it. */
@@ -173,9 +170,13 @@ const PAGED_SUB_ID = 'benchPagedPage';
  * from one), with the bench credential. A workflow that calls itself (the paged example) becomes
  * two: the CLI would start at its Execute Workflow Trigger, so the caller is a copy without it,
  * calling the whole example imported under PAGED_SUB_ID.
+ * @param {string} file
+ * @param {string} id
+ * @returns {Workflow[]}
  */
 function exampleForCli(file, id) {
 	const example = readExample(file);
+	/** @type {Workflow} */
 	const workflow = { ...example, id, name: `bench ${id}` };
 	workflow.nodes = example.nodes.map((node) => {
 		const copy = { ...node };
@@ -183,9 +184,9 @@ function exampleForCli(file, id) {
 		if (copy.credentials?.[CREDENTIAL_TYPE]) copy.credentials = { ...copy.credentials, [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant };
 		return copy;
 	});
-	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger')) return workflow;
+	const entry = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger')?.name;
+	if (!entry) return [workflow];
 	const page = { ...workflow, id: PAGED_SUB_ID, name: `bench ${PAGED_SUB_ID}` };
-	const entry = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger').name;
 	const { [entry]: _entryConnections, ...connections } = workflow.connections;
 	const caller = {
 		...workflow,
@@ -201,4 +202,4 @@ function exampleForCli(file, id) {
 	return [caller, page];
 }
 
-module.exports = { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, exampleSchema, PAGED_SUB_ID };
+module.exports = { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID };

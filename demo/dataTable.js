@@ -6,8 +6,6 @@
  * and no database. Created once; a table or a recipe the user changed is left as it is.
  */
 
-const { requestWithCookie } = require('../tools/n8n');
-
 const TABLE = 'contacts';
 const RECIPE_ID = 'vaExDataTblSync1';
 const COLUMNS = [
@@ -32,28 +30,29 @@ const SAMPLE = [
 	synced: false,
 }));
 
-/** Returns the recipe's id when it is ready to run, undefined when this n8n has no Data Tables. */
-async function prepareDataTableRecipe(url, cookie, log) {
-	const call = async (method, pathname, body) => {
-		const answer = await requestWithCookie(url, method, `/rest${pathname}`, cookie, body);
-		if (answer.status !== 200) throw new Error(`${method} /rest${pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 500)}`);
-		return answer.body.data ?? answer.body;
-	};
-	const projectId = (await call('GET', '/projects/personal')).id;
-	const listed = await requestWithCookie(url, 'GET', `/rest/projects/${projectId}/data-tables`, cookie);
+/**
+ * Returns the recipe's id when it is ready to run, undefined when this n8n has no Data Tables.
+ * @param {import('../tools/n8n').EditorApi} api
+ * @param {(line: string) => void} log
+ */
+async function prepareDataTableRecipe(api, log) {
+	const projectId = (await api.call('GET', '/rest/projects/personal')).id;
+	const listed = await api.send('GET', `/rest/projects/${projectId}/data-tables`);
 	if (listed.status === 404) return undefined; // an n8n without Data Tables
+	/** @type {Array<{ id: string, name: string }>} */
 	const tables = listed.body.data?.data ?? [];
 	let table = tables.find((candidate) => candidate.name === TABLE);
 	if (!table) {
-		table = await call('POST', `/projects/${projectId}/data-tables`, { name: TABLE, columns: COLUMNS });
-		await call('POST', `/projects/${projectId}/data-tables/${table.id}/insert`, { data: SAMPLE, returnType: 'count' });
+		table = /** @type {{ id: string, name: string }} */ (await api.call('POST', `/rest/projects/${projectId}/data-tables`, { name: TABLE, columns: COLUMNS }));
+		await api.call('POST', `/rest/projects/${projectId}/data-tables/${table.id}/insert`, { data: SAMPLE, returnType: 'count' });
 		log(`Created the Data Table "${TABLE}" with ${SAMPLE.length} sample contacts`);
 	}
-	const recipe = await call('GET', `/workflows/${RECIPE_ID}`);
+	/** @type {import('../tools/workflows').Workflow & { versionId: string }} */
+	const recipe = await api.call('GET', `/rest/workflows/${RECIPE_ID}`);
 	const unset = recipe.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable' && !node.parameters.dataTableId?.value);
 	if (unset.length) {
 		for (const node of unset) node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id, cachedResultName: TABLE };
-		await call('PATCH', `/workflows/${RECIPE_ID}`, { nodes: recipe.nodes, versionId: recipe.versionId });
+		await api.call('PATCH', `/rest/workflows/${RECIPE_ID}`, { nodes: recipe.nodes, versionId: recipe.versionId });
 		log(`Pointed "${recipe.name}" at it`);
 	}
 	return RECIPE_ID;

@@ -14,10 +14,12 @@
  */
 const fs = require('fs');
 const path = require('path');
-
-const REPO_ROOT = path.resolve(__dirname, '..');
 const SOURCE_FOLDERS = ['nodes', 'credentials'];
 
+/**
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function filesUnder(dir) {
 	if (!fs.existsSync(dir)) return [];
 	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -26,17 +28,26 @@ function filesUnder(dir) {
 	});
 }
 
-/** Byte for byte; JSON by value (tsc re-indents the codex it copies). */
+/**
+ * Byte for byte; JSON by value (tsc re-indents the codex it copies).
+ * @param {string} built
+ * @param {string} source
+ */
 function sameContent(built, source) {
 	if (source.endsWith('.json')) {
+		/** @param {string} file */
 		const parse = (file) => JSON.stringify(JSON.parse(fs.readFileSync(file, 'utf8')));
 		return parse(built) === parse(source);
 	}
 	return fs.readFileSync(built).equals(fs.readFileSync(source));
 }
 
-/** What is missing or stale in <root>/dist, one line each; empty when dist/ is complete and current. */
-function distProblems(root = REPO_ROOT) {
+/**
+ * What is missing or stale in <root>/dist, one line each; empty when dist/ is complete and current.
+ * @param {string} root the package's folder
+ */
+function distProblems(root) {
+	/** @type {string[]} */
 	const problems = [];
 	for (const source of SOURCE_FOLDERS.flatMap((folder) => filesUnder(path.join(root, folder)))) {
 		const relative = path.relative(root, source);
@@ -64,7 +75,8 @@ function distProblems(root = REPO_ROOT) {
 }
 
 if (require.main === module) {
-	const problems = distProblems();
+	// npm runs prepack in the package's folder. This script stands alone: it is all a checkout needs to run it.
+	const problems = distProblems(process.cwd());
 	if (problems.length) {
 		process.stderr.write(
 			[

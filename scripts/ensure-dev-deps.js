@@ -7,9 +7,9 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
+const { REPO_ROOT } = require('../tools/repo');
 
-const REPO_ROOT = path.resolve(__dirname, '..');
-
+/** @param {(line: string) => void} [log] */
 function ensureDevDependencies(log = (line) => process.stdout.write(`${line}\n`)) {
 	if (fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'jest'))) return;
 	log('Installing the dev dependencies (npm ci)...');

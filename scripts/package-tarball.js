@@ -2,39 +2,54 @@
 
 /**
  * The package as npm publishes it: `npm pack` into a folder and unpacked there, and what must
- * (and must not) be in it. Used by the unit test test/package.test.ts, by n8n's scan in
- * `npm run lint` (scripts/scan-package.js) and by the e2e suite's tarball checks.
+ * (and must not) be in it. The one place that packs: used by the unit test
+ * test/package.test.ts, by n8n's scan in `npm run lint` (scripts/scan-package.js), and by the
+ * e2e and queue suites, the demo, the benchmark and `npm run example` (tools/n8n/package.js).
  */
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
 const { cleanEnv } = require('../tools/processes');
-
-const REPO_ROOT = path.resolve(__dirname, '..');
+const { REPO_ROOT } = require('../tools/repo');
 
 /** Files npm adds to every package whatever `files` says. */
 const ALWAYS_SHIPPED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?)$/i;
 
 /**
- * `npm pack` of the package in `cwd` into `destination`, unpacked to `<destination>/package`.
- * With `runScripts` (the default) npm runs prepack, which refuses a missing or stale dist/; the
+ * `npm pack` of the package in `cwd` into `destination`; returns the tarball's path. With
+ * `runScripts` (the default) npm runs prepack, which refuses a missing or stale dist/; the
  * repo's .npmrc (ignore-scripts=true) would otherwise skip it.
+ * @param {string} destination
+ * @param {{ cwd?: string, runScripts?: boolean }} [options]
  */
-function packAndUnpack(destination, { cwd = REPO_ROOT, runScripts = true } = {}) {
-	const pack = spawnSync(
+function pack(destination, { cwd = REPO_ROOT, runScripts = true } = {}) {
+	const packed = spawnSync(
 		'npm',
 		['pack', '--json', '--pack-destination', destination, `--ignore-scripts=${!runScripts}`],
 		{ cwd, env: cleanEnv(), encoding: 'utf8' },
 	);
-	if (pack.status !== 0) throw new Error(`npm pack failed (code ${pack.status}):\n${pack.stderr}`);
-	const [{ filename }] = JSON.parse(pack.stdout);
-	const tarball = path.join(destination, filename);
+	if (packed.status !== 0) throw new Error(`npm pack failed (code ${packed.status}):\n${packed.stderr}`);
+	const [{ filename }] = JSON.parse(packed.stdout);
+	return path.join(destination, filename);
+}
+
+/**
+ * `pack`, then the tarball unpacked to `<destination>/package`.
+ * @param {string} destination
+ * @param {{ cwd?: string, runScripts?: boolean }} [options]
+ */
+function packAndUnpack(destination, options) {
+	const tarball = pack(destination, options);
 	const untar = spawnSync('tar', ['-xzf', tarball, '-C', destination], { encoding: 'utf8' });
 	if (untar.status !== 0) throw new Error(`tar -xzf ${tarball} failed:\n${untar.stderr}`);
 	return { tarball, dir: path.join(destination, 'package') };
 }
 
-/** Every file under `dir`, as sorted POSIX paths relative to it. */
+/**
+ * Every file under `dir`, as sorted POSIX paths relative to it.
+ * @param {string} dir
+ * @returns {string[]}
+ */
 function listFiles(dir, base = dir) {
 	return fs
 		.readdirSync(dir, { withFileTypes: true })
@@ -50,11 +65,13 @@ function listFiles(dir, base = dir) {
  * loads the node and credential files package.json lists, the codex (.node.json) next to each
  * node and the icons they reference (light and dark); the package must ship LICENSE and README,
  * only the build output besides, no dependencies of its own and n8n-workflow as its only peer.
+ * @param {string} dir
  */
 function packageProblems(dir) {
 	const files = listFiles(dir);
+	/** @type {string[]} */
 	const problems = [];
-	/** Whether `file` is in the package; reports it when not. */
+	/** Whether `file` is in the package; reports it when not. @type {(file: string, why: string) => boolean} */
 	const need = (file, why) => {
 		if (!files.includes(file)) problems.push(`${file} is missing (${why})`);
 		return files.includes(file);
@@ -63,7 +80,9 @@ function packageProblems(dir) {
 	if (!files.includes('package.json')) return problems;
 
 	const manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
+	/** @type {string[]} */
 	const nodes = manifest.n8n?.nodes ?? [];
+	/** @type {string[]} */
 	const credentials = manifest.n8n?.credentials ?? [];
 	if (!nodes.length) problems.push('package.json lists no node under n8n.nodes');
 	if (!credentials.length) problems.push('package.json lists no credential under n8n.credentials');
@@ -100,4 +119,4 @@ function packageProblems(dir) {
 	return problems;
 }
 
-module.exports = { REPO_ROOT, listFiles, packAndUnpack, packageProblems };
+module.exports = { REPO_ROOT, listFiles, pack, packAndUnpack, packageProblems };

@@ -24,19 +24,24 @@ const {
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
 const { startSimulatorProcess } = require('../tools/simulator-process');
 
+/** @param {string} line */
 const log = (line) => process.stdout.write(`[example] ${line}\n`);
 
-/** The Voice Assistant credential the workflow's nodes refer to (id and name). */
+/**
+ * The Voice Assistant credential the workflow's nodes refer to (id and name).
+ * @param {import('../tools/workflows').Workflow} workflow
+ */
 function credentialOf(workflow) {
-	const refs = workflow.nodes.map((node) => node.credentials?.[CREDENTIAL_TYPE]).filter(Boolean);
-	if (!refs.length) throw new Error(`"${workflow.name}" has no Voice Assistant node with a credential`);
-	return refs[0];
+	const ref = workflow.nodes.map((node) => node.credentials?.[CREDENTIAL_TYPE]).find(Boolean);
+	if (!ref) throw new Error(`"${workflow.name}" has no Voice Assistant node with a credential`);
+	return ref;
 }
 
 async function main() {
 	const [file] = process.argv.slice(2);
 	if (!file) throw new Error('Usage: npm run example -- examples/<workflow>.json');
 	const workflowFile = path.resolve(process.env.INIT_CWD || process.cwd(), file);
+	/** @type {import('../tools/workflows').Workflow} */
 	const workflow = JSON.parse(fs.readFileSync(workflowFile, 'utf8'));
 	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')) {
 		throw new Error(`"${workflow.name}" does not start with a Manual Trigger, which n8n execute needs`);

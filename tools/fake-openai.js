@@ -20,11 +20,16 @@ const http = require('http');
 /**
  * @typedef {{ method: string, path: string, headers: http.IncomingHttpHeaders, body: any }} ModelRequest
  * @typedef {{ toolCalls: Array<{ name: string, arguments: object }> } | { content: string }} Answer
+ *   One answer of the fake model: tool calls (name and arguments), or a final assistant message.
  * @typedef {Answer | ((request: ModelRequest) => Answer)} Reply
+ *   A reply of the script: an answer, or a function of the request it answers that returns one.
+ * @typedef {Awaited<ReturnType<typeof startFakeOpenAi>>} FakeOpenAi
  */
 
+/** @param {http.IncomingMessage} req @returns {Promise<any>} */
 const readJson = (req) =>
 	new Promise((resolve, reject) => {
+		/** @type {Buffer[]} */
 		const chunks = [];
 		req.on('data', (chunk) => chunks.push(chunk));
 		req.on('end', () => {
@@ -38,7 +43,12 @@ const readJson = (req) =>
 		req.on('error', reject);
 	});
 
-/** A Chat Completions answer. */
+/**
+ * A Chat Completions answer.
+ * @param {Answer} reply
+ * @param {string} model
+ * @param {number} n
+ */
 function chatCompletion(reply, model, n) {
 	const toolCalls = 'toolCalls' in reply
 		? reply.toolCalls.map((call, i) => ({
@@ -47,7 +57,7 @@ function chatCompletion(reply, model, n) {
 				function: { name: call.name, arguments: JSON.stringify(call.arguments) },
 			}))
 		: undefined;
-	const message = toolCalls
+	const message = 'toolCalls' in reply
 		? { role: 'assistant', content: null, tool_calls: toolCalls }
 		: { role: 'assistant', content: reply.content };
 	return {
@@ -60,7 +70,12 @@ function chatCompletion(reply, model, n) {
 	};
 }
 
-/** A Responses API answer. */
+/**
+ * A Responses API answer.
+ * @param {Answer} reply
+ * @param {string} model
+ * @param {number} n
+ */
 function responsesAnswer(reply, model, n) {
 	const output = 'toolCalls' in reply
 		? reply.toolCalls.map((call, i) => ({
@@ -91,6 +106,11 @@ function responsesAnswer(reply, model, n) {
 	};
 }
 
+/**
+ * @param {http.ServerResponse} res
+ * @param {number} status
+ * @param {unknown} body
+ */
 function send(res, status, body) {
 	const text = JSON.stringify(body);
 	res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
@@ -121,7 +141,9 @@ async function startFakeOpenAi() {
 		const request = { method: req.method ?? '', path, headers: req.headers, body };
 		requests.push(request);
 		const route = `${req.method} ${path}`;
-		const answer = { 'POST /v1/chat/completions': chatCompletion, 'POST /v1/responses': responsesAnswer }[route];
+		/** @type {Record<string, typeof chatCompletion | typeof responsesAnswer>} */
+		const answers = { 'POST /v1/chat/completions': chatCompletion, 'POST /v1/responses': responsesAnswer };
+		const answer = answers[route];
 		if (!answer) return send(res, 404, { error: { message: `Unknown route ${route}`, type: 'invalid_request_error' } });
 		if (body?.stream) {
 			return send(res, 400, { error: { message: 'The fake model does not stream', type: 'invalid_request_error' } });
@@ -135,14 +157,14 @@ async function startFakeOpenAi() {
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
-		server.listen(0, '127.0.0.1', resolve);
+		server.listen(0, '127.0.0.1', () => resolve(undefined));
 	});
 	const { port } = /** @type {import('net').AddressInfo} */ (server.address());
 
 	return {
 		/** The Base URL for an OpenAI credential. */
 		baseUrl: `http://127.0.0.1:${port}/v1`,
-		/** Replaces the script and forgets earlier requests. */
+		/** Replaces the script and forgets earlier requests. @param {Reply[]} next */
 		script(next) {
 			replies = [...next];
 			requests.length = 0;
@@ -161,18 +183,20 @@ async function startFakeOpenAi() {
 /**
  * The tool results the model was given in one request, in order: Chat Completions' `tool`
  * messages or the Responses API's `function_call_output` items, as { callId, content }.
+ * @param {ModelRequest} request
+ * @returns {Array<{ callId: string, content: unknown }>}
  */
 function toolResults(request) {
 	const body = request.body ?? {};
 	if (Array.isArray(body.messages)) {
 		return body.messages
-			.filter((message) => message.role === 'tool')
-			.map((message) => ({ callId: message.tool_call_id, content: message.content }));
+			.filter((/** @type {any} */ message) => message.role === 'tool')
+			.map((/** @type {any} */ message) => ({ callId: message.tool_call_id, content: message.content }));
 	}
 	const input = Array.isArray(body.input) ? body.input : [];
 	return input
-		.filter((item) => item.type === 'function_call_output')
-		.map((item) => ({ callId: item.call_id, content: item.output }));
+		.filter((/** @type {any} */ item) => item.type === 'function_call_output')
+		.map((/** @type {any} */ item) => ({ callId: item.call_id, content: item.output }));
 }
 
 module.exports = { startFakeOpenAi, toolResults };

@@ -13,6 +13,7 @@ const os = require('os');
 const [command, ...args] = process.argv.slice(2);
 const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 
+/** @param {NodeJS.Signals} signal */
 const killGroup = (signal) => {
 	try {
 		process.kill(-process.pid, signal);
@@ -33,5 +34,5 @@ child.on('error', (error) => {
 	process.exit(127);
 });
 child.on('exit', (code, signal) => {
-	process.exit(code ?? 128 + (os.constants.signals[signal] ?? 0));
+	process.exit(code ?? 128 + (signal ? os.constants.signals[signal] : 0));
 });

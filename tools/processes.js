@@ -33,6 +33,7 @@ function freePort() {
  * prefix...) and what jest adds: with NODE_ENV=test n8n silences its logger and keeps its
  * database in memory.
  */
+/** @param {Record<string, string>} [extra] */
 function cleanEnv(extra = {}) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
@@ -42,7 +43,11 @@ function cleanEnv(extra = {}) {
 	return { ...env, ...extra };
 }
 
-/** Sends a signal to a whole process group; false if it is already gone. */
+/**
+ * Sends a signal to a whole process group; false if it is already gone.
+ * @param {number} pid the group's leader
+ * @param {NodeJS.Signals | 0} signal
+ */
 function killGroup(pid, signal) {
 	try {
 		process.kill(-pid, signal);
@@ -52,29 +57,58 @@ function killGroup(pid, signal) {
 	}
 }
 
-function groupAlive(pid) {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
+/**
+ * Whether anything of a process group still runs.
+ * @param {number} pid the group's leader
+ */
+const groupAlive = (pid) => killGroup(pid, 0);
+
+/** @param {number} ms */
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Asks `check` every `everyMs` until it answers something other than undefined or false, and
+ * returns that; fails naming `what` when the time is up, or at once when `proc` has exited.
+ * @template T
+ * @param {string} what
+ * @param {() => Promise<T | undefined | false> | T | undefined | false} check
+ * @param {{ timeoutMs?: number, everyMs?: number, proc?: StartedProcess }} [options]
+ * @returns {Promise<T>}
+ */
+async function poll(what, check, { timeoutMs = 60_000, everyMs = 250, proc } = {}) {
+	let exited = false;
+	proc?.exited.then(() => (exited = true));
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const value = await check();
+		if (value !== undefined && value !== false) return value;
+		if (exited && proc) throw new Error(`${what}: the process exited:\n${proc.readStdout().slice(-4000)}\n${proc.readStderr().slice(-3000)}`);
+		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
+		await sleep(everyMs);
 	}
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Leaders of the process groups started here and still running. */
+/** @type {Set<number>} */
 const running = new Set();
 
+/** Stops every process group started here (a demo stopped with Ctrl-C). @param {NodeJS.Signals} signal */
 function killAll(signal = 'SIGKILL') {
 	for (const pid of running) killGroup(pid, signal);
 }
 
 /**
+ * @typedef {{ cwd?: string, env?: NodeJS.ProcessEnv, logDir?: string, name?: string, inherit?: boolean }} StartOptions
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null, error?: Error }} Exit
+ * @typedef {{ code: number | null, signal: NodeJS.Signals | null, stdout: string, stderr: string, timedOut: boolean }} ProcessResult
+ * @typedef {ReturnType<typeof startProcess>} StartedProcess
+ */
+
+/**
  * Starts a command in its own process group; stdout and stderr go to files (or are inherited).
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, logDir?: string, name?: string, inherit?: boolean }} options
+ * @param {StartOptions} [options]
  */
 function startProcess(command, args, options = {}) {
 	const ownsLogDir = !options.logDir && !options.inherit;
@@ -91,17 +125,19 @@ function startProcess(command, args, options = {}) {
 		detached: true,
 		stdio: ['pipe', out, err],
 	});
-	child.stdin.on('error', () => {});
+	child.stdin?.on('error', () => {});
+	const pid = /** @type {number} */ (child.pid);
 	if (typeof out === 'number') fs.closeSync(out);
 	if (typeof err === 'number') fs.closeSync(err);
-	if (child.pid) running.add(child.pid);
+	if (pid) running.add(pid);
+	/** @type {Promise<Exit>} */
 	const exited = new Promise((resolve) => {
 		child.on('exit', (code, signal) => resolve({ code, signal }));
 		child.on('error', (error) => resolve({ code: -1, signal: null, error }));
 	});
 	return {
 		child,
-		pid: /** @type {number} */ (child.pid),
+		pid,
 		stdoutFile,
 		stderrFile,
 		exited,
@@ -111,7 +147,7 @@ function startProcess(command, args, options = {}) {
 		async commandPid() {
 			for (let i = 0; i < 100; i++) {
 				try {
-					const children = fs.readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim();
+					const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim();
 					if (children) return Number(children.split(/\s+/)[0]);
 				} catch {}
 				await sleep(20);
@@ -122,17 +158,17 @@ function startProcess(command, args, options = {}) {
 		cleanup: () => {
 			if (ownsLogDir) fs.rmSync(logDir, { recursive: true, force: true });
 		},
-		/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the group is gone. */
+		/** SIGTERM to the group, SIGKILL after `graceMs`; resolves once the group is gone. @param {number} [graceMs] */
 		async stop(graceMs = 10_000) {
-			if (!killGroup(child.pid, 'SIGTERM')) {
-				running.delete(child.pid);
+			if (!killGroup(pid, 'SIGTERM')) {
+				running.delete(pid);
 				return;
 			}
 			const deadline = Date.now() + graceMs;
-			while (groupAlive(child.pid) && Date.now() < deadline) await sleep(100);
-			if (groupAlive(child.pid)) killGroup(child.pid, 'SIGKILL');
-			while (groupAlive(child.pid)) await sleep(50);
-			running.delete(child.pid);
+			while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
+			if (groupAlive(pid)) killGroup(pid, 'SIGKILL');
+			while (groupAlive(pid)) await sleep(50);
+			running.delete(pid);
 		},
 	};
 }
@@ -142,8 +178,8 @@ function startProcess(command, args, options = {}) {
  * `onStart` gets the started process (e.g. to sample the command's memory while it runs).
  * @param {string} command
  * @param {string[]} args
- * @param {{ cwd?: string, env?: NodeJS.ProcessEnv, timeoutMs?: number, logDir?: string, name?: string, inherit?: boolean, onStart?: (proc: any) => void }} options
- * @returns {Promise<{ code: number | null, signal: string | null, stdout: string, stderr: string, timedOut: boolean }>}
+ * @param {StartOptions & { timeoutMs?: number, onStart?: (proc: StartedProcess) => void }} [options]
+ * @returns {Promise<ProcessResult>}
  */
 async function runProcess(command, args, options = {}) {
 	const proc = startProcess(command, args, options);
@@ -163,4 +199,4 @@ async function runProcess(command, args, options = {}) {
 	return result;
 }
 
-module.exports = { cleanEnv, freePort, killAll, killGroup, runProcess, sleep, startProcess };
+module.exports = { cleanEnv, freePort, groupAlive, killAll, killGroup, poll, runProcess, sleep, startProcess };

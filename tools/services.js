@@ -14,7 +14,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { cleanEnv, freePort, killGroup, runProcess, sleep, startProcess } = require('./processes');
+const { cleanEnv, freePort, killGroup, poll, runProcess, startProcess } = require('./processes');
 
 /** The newest /usr/lib/postgresql/<major>/bin, or PG_BIN. */
 function postgresBinDir() {
@@ -39,20 +39,11 @@ function postgresMissing() {
 	return fs.existsSync(path.join(dir, 'postgres')) ? undefined : `PostgreSQL is not installed: no ${path.join(dir, 'postgres')} (apt-get install postgresql)`;
 }
 
-/** Polls `check` until it is true; fails when `proc` exits or the time is up. */
-async function waitFor(what, check, { timeoutMs = 60_000, proc } = {}) {
-	let exited = false;
-	proc?.exited.then(() => (exited = true));
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
-		if (await check()) return;
-		if (exited) throw new Error(`${what} exited early:\n${proc.readStdout().slice(-3000)}\n${proc.readStderr().slice(-3000)}`);
-		if (Date.now() > deadline) throw new Error(`${what} was not ready within ${timeoutMs / 1000} s`);
-		await sleep(200);
-	}
-}
-
-/** A throwaway folder; owned by `owner` ({uid, gid}) when given. */
+/**
+ * A throwaway folder; owned by `owner` when given.
+ * @param {string} prefix
+ * @param {{ uid: number, gid: number }} [owner]
+ */
 function throwawayDir(prefix, owner) {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
 	if (owner) fs.chownSync(dir, owner.uid, owner.gid);
@@ -71,9 +62,10 @@ async function startRedis({ logDir }) {
 	const args = ['--bind', host, '--port', String(port), '--dir', dataDir, '--save', '', '--appendonly', 'no'];
 	args.push('--rdbcompression', 'no', '--dbfilename', 'dump.rdb', '--protected-mode', 'yes', '--daemonize', 'no');
 	const proc = startProcess('redis-server', args, { logDir, name: 'redis' });
+	/** @param {string[]} command */
 	const cli = (...command) =>
 		runProcess('redis-cli', ['-h', host, '-p', String(port), ...command], { name: 'redis-cli', timeoutMs: 30_000 });
-	await waitFor('redis-server', async () => (await cli('PING')).stdout.trim() === 'PONG', { proc });
+	await poll('redis-server', async () => (await cli('PING')).stdout.trim() === 'PONG', { proc });
 	return {
 		host,
 		port,
@@ -114,6 +106,7 @@ function postgresAccount() {
 async function startPostgres({ logDir }) {
 	const bin = postgresBinDir();
 	const account = postgresAccount();
+	/** The command and its arguments, run as the account. @type {(command: string, args: string[]) => [string, string[]]} */
 	const asAccount = (command, args) =>
 		account
 			? ['setpriv', [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--init-groups', '--', command, ...args]]
@@ -137,7 +130,9 @@ async function startPostgres({ logDir }) {
 
 	const host = '127.0.0.1';
 	const env = cleanEnv({ PGPASSWORD: password });
-	let port;
+	/** @type {number} */
+	let port = 0;
+	/** @type {import('./processes').StartedProcess | undefined} */
 	let proc;
 	for (let attempt = 1; !proc; attempt++) {
 		port = await freePort();
@@ -145,7 +140,7 @@ async function startPostgres({ logDir }) {
 		const args = ['-D', dataDir, '-h', host, '-p', String(port), '-k', '', ...settings.flatMap((setting) => ['-c', setting])];
 		const started = startProcess(...asAccount(path.join(bin, 'postgres'), args), { cwd: root, env: cleanEnv(), logDir, name: 'postgres' });
 		try {
-			await waitFor(
+			await poll(
 				'postgres',
 				async () => (await runProcess(path.join(bin, 'pg_isready'), ['-h', host, '-p', String(port)], { name: 'pg_isready', timeoutMs: 10_000 })).code === 0,
 				{ proc: started },
@@ -157,7 +152,11 @@ async function startPostgres({ logDir }) {
 		}
 	}
 
-	/** Runs one command-line client (psql, createdb, pg_dump) against this cluster. */
+	/**
+	 * Runs one command-line client (psql, createdb, pg_dump) against this cluster.
+	 * @param {string} command
+	 * @param {string[]} args
+	 */
 	async function client(command, args, timeoutMs = 120_000) {
 		const result = await runProcess(path.join(bin, command), ['-h', host, '-p', String(port), '-U', user, ...args], {
 			env,
@@ -175,8 +174,13 @@ async function startPostgres({ logDir }) {
 		password,
 		dataDir,
 		proc,
+		/** @param {string} name */
 		createDatabase: (name) => client('createdb', [name]),
-		/** Rows of a query as arrays of text fields (psql's unaligned output, tab-separated). */
+		/**
+		 * Rows of a query as arrays of text fields (psql's unaligned output, tab-separated).
+		 * @param {string} database
+		 * @param {string} sql
+		 */
 		async query(database, sql) {
 			const stdout = await client('psql', ['-d', database, '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
 			return stdout
@@ -184,7 +188,7 @@ async function startPostgres({ logDir }) {
 				.filter((line) => line !== '')
 				.map((line) => line.split('\t'));
 		},
-		/** The whole database as SQL text (pg_dump), to search it. */
+		/** The whole database as SQL text (pg_dump), to search it. @param {string} database */
 		dump: (database) => client('pg_dump', ['-d', database, '--data-only'], 300_000),
 		async stop() {
 			// SIGINT is PostgreSQL's fast shutdown: it does not wait for clients to disconnect.
@@ -194,5 +198,8 @@ async function startPostgres({ logDir }) {
 		},
 	};
 }
+
+/** @typedef {Awaited<ReturnType<typeof startRedis>>} Redis */
+/** @typedef {Awaited<ReturnType<typeof startPostgres>>} Postgres */
 
 module.exports = { postgresMissing, startPostgres, startRedis };

@@ -8,12 +8,36 @@
  */
 
 const path = require('path');
-const { sleep, startProcess } = require('./processes');
+const { poll, startProcess } = require('./processes');
 
 const CLI = path.resolve(__dirname, '..', 'test', 'simulator', 'cli.js');
 
-/** The control client of a simulator running at `url` (test/simulator/control.js answers it). */
+/**
+ * @typedef {import('../test/simulator').RecordedRequest} RecordedRequest
+ * @typedef {{
+ *   total: number, maxInFlight: number, byStatus: Record<string, number>, p50Ms: number, p99Ms: number,
+ *   firstAt?: number, lastAt?: number, appliedChanges: number, distinctChanges: number, duplicatedChanges: number,
+ * }} SimulatorSummary what GET /__sim/summary answers (test/simulator/control.js)
+ * @typedef {{ applied: Array<{ op: string, id?: string, body: any }>, countsByKey: Record<string, number> }} LedgerJson
+ * @typedef {{
+ *   assistants: Array<Record<string, any>>,
+ *   knowledgeBases: Record<string, import('../test/simulator').KnowledgeBase>,
+ *   contacts: Record<string, Record<string, any>>,
+ *   calls: Array<Record<string, any>>,
+ * }} DataJson
+ */
+
+/**
+ * The control client of a simulator running at `url` (test/simulator/control.js answers it).
+ * @param {string} url
+ */
 function simulatorControl(url) {
+	/**
+	 * @param {string} method
+	 * @param {string} pathname
+	 * @param {unknown} [body]
+	 * @returns {Promise<any>}
+	 */
 	async function control(method, pathname, body) {
 		const response = await fetch(`${url}/__sim${pathname}`, {
 			method,
@@ -25,14 +49,24 @@ function simulatorControl(url) {
 	}
 
 	return {
+		/** @returns {Promise<RecordedRequest[]>} */
 		requests: () => control('GET', '/requests'),
+		/** @returns {Promise<LedgerJson>} */
 		ledger: () => control('GET', '/ledger'),
+		/** @returns {Promise<DataJson>} */
 		data: () => control('GET', '/data'),
-		/** Counts by status, latency percentiles, applied/duplicated changes (small however many requests). */
+		/**
+		 * Counts by status, latency percentiles, applied/duplicated changes (small however many requests).
+		 * @returns {Promise<SimulatorSummary>}
+		 */
 		summary: () => control('GET', '/summary'),
 		reset: () => control('POST', '/reset'),
+		/** @param {import('../test/simulator').FailureSpec} spec */
 		failNext: (spec) => control('POST', '/fail-next', spec),
-		/** Load modes (rate limit, latency, chaos) while it runs: only the keys given change. */
+		/**
+		 * Load modes (rate limit, latency, chaos) while it runs: only the keys given change; null switches a mode off.
+		 * @param {import('../test/simulator').ModeOptions} modes
+		 */
 		setOptions: (modes) => control('POST', '/options', modes),
 	};
 }
@@ -45,17 +79,17 @@ async function startSimulatorProcess({ apiKey, port = 0, dataFile, logDir }) {
 	const args = [CLI, '--host', '127.0.0.1', '--port', String(port), '--api-key', apiKey];
 	if (dataFile) args.push('--data-file', dataFile);
 	const proc = startProcess(process.execPath, args, { logDir, name: 'simulator' });
-	let exited = false;
-	proc.exited.then(() => (exited = true));
-	const deadline = Date.now() + 15_000;
+	/** @type {string} */
 	let url;
-	while (!url) {
-		const line = proc.readStdout().split('\n')[0];
-		if (line.trim().startsWith('{')) url = JSON.parse(line).url;
-		else if (exited || Date.now() > deadline) {
-			await proc.stop();
-			throw new Error(`The simulator did not start:\n${proc.readStderr()}`);
-		} else await sleep(50);
+	try {
+		// Its first line: {"url": ...}
+		url = await poll('the simulator', () => {
+			const line = proc.readStdout().split('\n')[0];
+			return line.trim().startsWith('{') ? JSON.parse(line).url : undefined;
+		}, { timeoutMs: 15_000, everyMs: 50, proc });
+	} catch (error) {
+		await proc.stop();
+		throw error;
 	}
 
 	return {
@@ -66,5 +100,8 @@ async function startSimulatorProcess({ apiKey, port = 0, dataFile, logDir }) {
 		stop: () => proc.stop(10_000),
 	};
 }
+
+/** @typedef {ReturnType<typeof simulatorControl>} SimulatorControl */
+/** @typedef {Awaited<ReturnType<typeof startSimulatorProcess>>} SimulatorProcess */
 
 module.exports = { simulatorControl, startSimulatorProcess };

@@ -5,89 +5,22 @@
  * checks what the simulator received, what the model was given as tool results, and that the
  * API key never reaches the model.
  *
- * Two set-ups, both real in n8n 1.123.50 and 2.8.4: AI Agent 2.2 with the model node 1.2
- * (Chat Completions; the example workflow's), where n8n calls the tool inside the agent, and
- * AI Agent 3 with the model node 1.3 (Responses API), where the engine runs the tool node.
+ * Two set-ups (agents.ts): AI Agent 2.2 with the model node 1.2 (Chat Completions), and AI
+ * Agent 3 with the model node 1.3 (Responses API).
  */
 import {
-	API_KEY,
-	CONTACT_PATH,
-	MAYA,
-	TOOL_NODE_TYPE,
-	manualTrigger,
-	outputOf,
-	readExamples,
-	simulatorCredential,
-	startedManually,
-	useImportedN8n,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
-	type NodeSpec,
+	API_KEY, CONTACT_PATH, MAYA, manualTrigger, outputOf, readExamples, requestedVersions,
+	simulatorCredential, startedManually, expectSuccess, useImportedN8n, useSimulatorProcess,
 	type Workflow,
 } from './helpers';
-import { startFakeOpenAi, toolResults, type FakeOpenAi, type ModelRequest, type Reply } from '../../tools/fake-openai';
-import { executeWorkflow, n8nBin, requestedVersions } from '../../tools/n8n';
+import {
+	AGENT, AGENT_SETUPS, MODEL, OPENAI_CREDENTIAL, OPENAI_KEY, agentWorkflow, fromAi, openAiCredential,
+	tool, useFakeModel,
+} from './agents';
+import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
 
 const sim = useSimulatorProcess();
-let model: FakeOpenAi;
-beforeAll(async () => {
-	model = await startFakeOpenAi();
-});
-afterAll(async () => {
-	await model?.stop();
-});
-
-const AGENT = 'AI Agent';
-const MODEL = 'OpenAI Chat Model';
-const OPENAI_KEY = 'sk-e2e-fake-model-key-7d1e';
-const OPENAI_CREDENTIAL = { id: 'vaFakeOpenAi001', name: 'OpenAI (fake model)' };
-
-interface Setup {
-	label: string;
-	agentVersion: number;
-	modelVersion: number;
-	/** The model API the model node calls in this set-up. */
-	path: string;
-}
-const SETUPS: Setup[] = [
-	{ label: 'AI Agent 2.2, model node 1.2', agentVersion: 2.2, modelVersion: 1.2, path: '/v1/chat/completions' },
-	{ label: 'AI Agent 3, model node 1.3', agentVersion: 3, modelVersion: 1.3, path: '/v1/responses' },
-];
-
-/** Manual Trigger → AI Agent with a fixed prompt, its OpenAI Chat Model and Voice Assistant tools. */
-function agentWorkflow(id: string, setup: Setup, prompt: string, tools: NodeSpec[]): Workflow {
-	const wf = workflow(
-		id,
-		`e2e: agent (${setup.label})`,
-		[
-			manualTrigger(),
-			{
-				name: AGENT,
-				type: '@n8n/n8n-nodes-langchain.agent',
-				typeVersion: setup.agentVersion,
-				parameters: { promptType: 'define', text: prompt, options: {} },
-			},
-			{
-				name: MODEL,
-				type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-				typeVersion: setup.modelVersion,
-				parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-				credentials: { openAiApi: OPENAI_CREDENTIAL },
-			},
-			...tools,
-		],
-		[AGENT],
-	);
-	wf.connections[MODEL] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
-	for (const tool of tools) wf.connections[tool.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
-	return wf;
-}
-
-const tool = (name: string, description: string, parameters: Record<string, unknown>): NodeSpec =>
-	voiceAssistant(name, { descriptionType: 'manual', toolDescription: description, ...parameters }, { type: TOOL_NODE_TYPE });
-
-const fromAi = (key: string, description: string) => `={{ $fromAI('${key}', '${description}', 'string') }}`;
+const model = useFakeModel();
 
 const listAssistants = tool('List assistants', 'Lists the voice assistants of the account.', {
 	resource: 'assistant',
@@ -116,9 +49,9 @@ const updateContact = tool('Update contact', 'Updates a contact of a segment.', 
 const CALL_PROMPT = 'Have an English assistant call Ada Lovelace, ada@example.com, +14155550101 and +14155550102.';
 const CONTACT_PROMPT = 'Update the contacts crm-404 and crm-9001: Ada Lovelace, +14155550101.';
 
-const suiteWorkflows = SETUPS.flatMap((setup, i) => [
-	agentWorkflow(`vaE2eAgentCall${i}`, setup, CALL_PROMPT, [listAssistants, startCall]),
-	agentWorkflow(`vaE2eAgentFail${i}`, setup, CONTACT_PROMPT, [updateContact]),
+const suiteWorkflows = AGENT_SETUPS.flatMap((setup, i) => [
+	agentWorkflow(`vaE2eAgentCall${i}`, `e2e: agent (${setup.label})`, setup, [manualTrigger()], CALL_PROMPT, [listAssistants, startCall]),
+	agentWorkflow(`vaE2eAgentFail${i}`, `e2e: agent (${setup.label})`, setup, [manualTrigger()], CONTACT_PROMPT, [updateContact]),
 ]);
 
 // The example, started by hand with the message its chat trigger would get, its model with a credential.
@@ -171,25 +104,20 @@ const CALL_SCRIPT: Reply[] = [
 ];
 
 describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (version) => {
-	const bin = n8nBin(version);
-	const openAi = () => ({ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: OPENAI_KEY, url: model.baseUrl } });
-	const installed = useImportedN8n(sim, `agent-${version}`, bin, () => ({
-		credentials: [simulatorCredential(sim().url), openAi()],
+	const { execute, requests } = useImportedN8n(sim, version, () => ({
+		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
 		workflows: [...suiteWorkflows, exampleCopy],
 	}));
-	const { requests } = installed;
 
 	afterEach(() => {
-		expect(everythingTheModelGot(model.requests())).not.toContain(API_KEY);
+		expect(everythingTheModelGot(model().requests())).not.toContain(API_KEY);
 	});
 
 	/** Runs an agent workflow with the model's script; the script must be used up. */
 	async function runAgent(id: string, script: Reply[]) {
-		model.script(script);
-		const result = await executeWorkflow(bin, id, installed.userFolder());
-		expect(result.run.data.resultData.error).toBeUndefined();
-		expect(result.code).toBe(0);
-		expect(model.remaining()).toBe(0);
+		model().script(script);
+		const result = expectSuccess(await execute(id));
+		expect(model().remaining()).toBe(0);
 		return result;
 	}
 
@@ -206,7 +134,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 		expect(received[1].headers['content-type']).toBe('application/json');
 		expect(JSON.parse(received[1].rawBody)).toStrictEqual(CALL);
 
-		const asked = model.requests();
+		const asked = model().requests();
 		expect(asked.map((request) => `${request.method} ${request.path}`)).toEqual(Array(3).fill(`POST ${modelPath}`));
 		expect(asked.every((request) => request.headers.authorization === `Bearer ${OPENAI_KEY}`)).toBe(true);
 		const { assistants } = await sim().data();
@@ -215,12 +143,12 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 		expect(call).toEqual([CALL]);
 	}
 
-	describe.each(SETUPS.map((setup, i) => [setup.label, setup, i] as const))('%s', (_label, setup, i) => {
+	describe.each(AGENT_SETUPS.map((setup, i) => [setup.label, setup, i] as const))('%s', (_label, setup, i) => {
 		test('the agent lists the assistants, then starts a playground call with the arguments the model chose', async () => {
 			const { run } = await runAgent(`vaE2eAgentCall${i}`, CALL_SCRIPT);
 			await expectListThenCall(setup.path);
 			// The model was offered both tools, with the $fromAI() keys as their arguments.
-			const offered = model.requests()[0].body.tools as Array<Record<string, any>>;
+			const offered = model().requests()[0].body.tools as Array<Record<string, any>>;
 			const schemas = Object.fromEntries(
 				offered.map((entry) => {
 					const fn = entry.function ?? entry;
@@ -258,7 +186,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 			expect((await sim().ledger()).applied.map((entry) => entry.id)).toEqual(['crm-9001']);
 
 			// Each failure reached the model as text saying what failed, in time for its next step.
-			const asked = model.requests();
+			const asked = model().requests();
 			expect(asked).toHaveLength(4);
 			expect(lastToolResults(asked)).toEqual([
 				[{ error: 'No segment contact with ID "crm-404" was found (HTTP 404)\n\nDetails: Contact not found' }],
@@ -278,7 +206,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 	test('the example workflow (agent with two Voice Assistant tools), its chat message given by hand', async () => {
 		const { run } = await runAgent('vaE2eXAgent', CALL_SCRIPT);
 		await expectListThenCall('/v1/chat/completions');
-		expect(model.requests()[0].body.messages.slice(-1)[0]).toEqual({ role: 'user', content: CALL_PROMPT });
+		expect(model().requests()[0].body.messages.slice(-1)[0]).toEqual({ role: 'user', content: CALL_PROMPT });
 		expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(['Maya is calling Ada Lovelace now.']);
 	});
 });

@@ -2,14 +2,12 @@
  * The credential test of the Voice Assistant API credential, as the credential modal runs it:
  * through n8n's own REST API (`POST /rest/credentials/test`) in a real `n8n start`, with the
  * package installed from the packed tarball, against the API simulator. Prepared by
- * globalSetup.js (build, pack, cached n8n installs).
+ * globalSetup.js (build, pack, cached n8n installs, one `n8n start` per version).
  */
-import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
-import type { RunningN8n } from '../../tools/n8n';
-import { n8nBin, requestedVersions, setupOwner, startN8n } from '../../tools/n8n';
+import { API_KEY, CREDENTIAL, requestedVersions, simulatorCredential, useSimulatorProcess } from './helpers';
+import { useN8n } from './session';
 import { freePort } from '../../tools/processes';
 
-const OWNER = { email: 'credential@example.com', firstName: 'Cred', lastName: 'Test', password: 'E2e-password-1' };
 const LIST_PATH = '/api/v1/user/listAssistant';
 
 interface TestResult {
@@ -43,46 +41,20 @@ const MESSAGES: Record<string, typeof GENERIC_MESSAGES> = {
 
 describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /rest/credentials/test)', (version) => {
 	const messages = MESSAGES[version];
-	let userFolder: string;
-	let n8n: RunningN8n;
-	let cookie: string;
+	const n8n = useN8n(version);
 	let credential: { id: string; name: string; type: string };
-
-	/** POST with the owner's cookie; the HTTP status and what n8n wraps in `data`. */
-	async function post(pathname: string, body: unknown): Promise<{ status: number; data: any }> {
-		const response = await fetch(`${n8n.url}${pathname}`, {
-			method: 'POST',
-			headers: { cookie, 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		const json = (await response.json()) as { data: any };
-		return { status: response.status, data: json.data };
-	}
 
 	/** What the modal sends: the saved credential's id, name and type, and the form's data. */
 	async function testCredential(data: Record<string, string>): Promise<TestResult> {
-		const { status, data: result } = await post('/rest/credentials/test', { credentials: { ...credential, data } });
-		expect(status).toBe(200);
-		return result;
+		const answer = await n8n().api.send('POST', '/rest/credentials/test', { credentials: { ...credential, data } });
+		expect(answer.status).toBe(200);
+		return answer.body.data;
 	}
 
 	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`credential-${version}`);
-		n8n = await startN8n(n8nBin(version), userFolder, { logDir: userFolder });
-		cookie = (await setupOwner(n8n.url, OWNER)) as string;
-		expect(cookie).toBeDefined();
-		const created = await post('/rest/credentials', {
-			name: 'Voice Assistant (simulator)',
-			type: 'voiceAssistantApi',
-			data: { apiKey: API_KEY, baseUrl: sim().url },
-		});
-		expect(created.status).toBe(200);
-		credential = { id: created.data.id, name: created.data.name, type: created.data.type };
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
-		removeUserFolder(userFolder);
+		const saved = simulatorCredential(sim().url);
+		await n8n().saveCredentials([saved]);
+		credential = { id: n8n().credentialRef(CREDENTIAL).id, name: saved.name, type: saved.type };
 	});
 
 	beforeEach(async () => {
@@ -91,8 +63,7 @@ describe.each(requestedVersions())('n8n %s: Test in the credential modal (POST /
 
 	test('the stored key, sent back redacted as the modal does: success, one GET of the assistant list', async () => {
 		// The modal never holds the saved key: n8n sends a placeholder and swaps the stored key in.
-		const stored = await fetch(`${n8n.url}/rest/credentials/${credential.id}?includeData=true`, { headers: { cookie } });
-		const { data } = (await stored.json()) as { data: { data: Record<string, string> } };
+		const data: { data: Record<string, string> } = await n8n().api.call('GET', `/rest/credentials/${credential.id}?includeData=true`);
 		expect(data.data.baseUrl).toBe(sim().url);
 		expect(data.data.apiKey).not.toBe(API_KEY);
 

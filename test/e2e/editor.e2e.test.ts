@@ -8,12 +8,10 @@
 import fs from 'fs';
 import path from 'path';
 import { checkEditor, PANELS, PICTURES } from './browser/editor-check';
-import { API_KEY, removeUserFolder, useSimulatorProcess, userFolderWithPackage } from './helpers';
-import type { RunningN8n } from '../../tools/n8n';
-import { getWithCookie, n8nBin, requestedVersions, setupOwner, startN8n } from '../../tools/n8n';
-
-const CHROMIUM = '/usr/bin/chromium';
-const OWNER = { email: 'editor@example.com', firstName: 'Editor', lastName: 'Check', password: 'E2e-password-1' };
+import { CHROMIUM } from './browser/chromium';
+import { requestedVersions, simulatorCredential, useSimulatorProcess } from './helpers';
+import { useN8n } from './session';
+import { OWNER } from '../../tools/n8n';
 
 const hasChromium = fs.existsSync(CHROMIUM);
 const describeWithChromium = hasChromium ? describe : describe.skip;
@@ -24,29 +22,10 @@ if (!hasChromium) process.stdout.write(`[e2e] editor checks in Chromium${skipped
 const sim = useSimulatorProcess(hasChromium);
 
 describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${skipped}`, (version) => {
-	let userFolder: string;
-	let n8n: RunningN8n;
-	let cookie: string;
+	const n8n = useN8n(version);
 
 	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`editor-${version}`);
-		n8n = await startN8n(n8nBin(version), userFolder, { logDir: userFolder });
-		cookie = (await setupOwner(n8n.url, OWNER)) as string;
-		const response = await fetch(`${n8n.url}/rest/credentials`, {
-			method: 'POST',
-			headers: { cookie, 'content-type': 'application/json' },
-			body: JSON.stringify({
-				name: 'Voice Assistant (simulator)',
-				type: 'voiceAssistantApi',
-				data: { apiKey: API_KEY, baseUrl: sim().url },
-			}),
-		});
-		expect(response.status).toBe(200);
-	});
-
-	afterAll(async () => {
-		await n8n?.stop();
-		removeUserFolder(userFolder);
+		await n8n().saveCredentials([simulatorCredential(sim().url)]);
 	});
 
 	test('credential modal, actions, every operation panel: labels, picker, output items, pictures', async () => {
@@ -56,9 +35,10 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 		expect(maya).toBeDefined();
 		await sim().reset();
 
-		const outDir = path.join(userFolder, 'pictures');
+		const outDir = path.join(n8n().instance.userFolder, `pictures-${Date.now()}`);
+		const workflowsBefore = await n8n().api.call('GET', '/rest/workflows');
 		const report = await checkEditor({
-			url: n8n.url,
+			url: n8n().url,
 			...OWNER,
 			outDir,
 			assistants: ['Maya', ...names.filter((name) => name !== 'Maya')],
@@ -86,6 +66,6 @@ describeWithChromium.each(requestedVersions())(`n8n %s: the editor in Chromium${
 			'segment.contact.update',
 		]);
 		// The check deletes the workflow it made.
-		expect((await getWithCookie(n8n.url, '/rest/workflows', cookie)).body.data).toEqual([]);
+		expect(await n8n().api.call('GET', '/rest/workflows')).toEqual(workflowsBefore);
 	});
 });

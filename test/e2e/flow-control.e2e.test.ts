@@ -6,24 +6,13 @@
  * rings, so "once" means once.
  */
 import {
-	MAYA,
-	TOOL_NODE_TYPE,
-	itemsNode,
-	manualTrigger,
-	outputOf,
-	pairedIndex,
-	simulatorCredential,
-	useImportedN8n,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
-	type NodeSpec,
-	type Workflow,
-	type WorkflowNode,
+	MAYA, itemsNode, manualTrigger, outputOf, pairedIndex, requestedVersions, simulatorCredential,
+	useImportedN8n, useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
 } from './helpers';
+import { AGENT, AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
 import type { RecordedRequest } from '../simulator';
-import { startFakeOpenAi, toolResults, type FakeOpenAi, type Reply } from '../../tools/fake-openai';
-import { executeWorkflow, n8nBin, requestedVersions, type N8nRun } from '../../tools/n8n';
+import { toolResults, type Reply } from '../../tools/fake-openai';
+import type { N8nRun } from '../../tools/n8n';
 
 const CALL_PATH = '/api/v1/playground/call';
 
@@ -115,11 +104,9 @@ const WORKFLOWS: Workflow[] = [
 ];
 
 describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) => {
-	const bin = n8nBin(version);
-	const { userFolder, requests } = useImportedN8n(
+	const { execute, requests } = useImportedN8n(
 		sim,
-		`flow-${version}`,
-		bin,
+		version,
 		() => ({ credentials: [simulatorCredential(sim().url)], workflows: WORKFLOWS }),
 		{ acceptThrottled: true },
 	);
@@ -140,7 +127,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 			bodyFields: { email: refusedEmail },
 		});
 
-		const { code, run } = await executeWorkflow(bin, 'vaFcStop', userFolder());
+		const { status, run } = await execute('vaFcStop');
 		const received = callStarts(await requests());
 		const refusal = received.find((r) => r.status === 400 && emailOf(r) === refusedEmail);
 		const answeredAt = refusal?.answeredAt ?? Infinity;
@@ -159,7 +146,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 		});
 
 		expect(refusal).toBeDefined();
-		expect(code).not.toBe(0);
+		expect(status).toBe('error');
 		expect(errorText(run)).toContain('HTTP 400');
 		expect(errorText(run)).toContain(REFUSED.message);
 		expect({ callStartsAfterTheRefusal: startsAfterRead.length }).toEqual({ callStartsAfterTheRefusal: 0 });
@@ -168,20 +155,20 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 	});
 
 	test("item 3's expression fails in n8n's item loop, with Retry On Fail (3 tries): the execution fails and no call is started", async () => {
-		const { code, run } = await executeWorkflow(bin, 'vaFcExpr', userFolder());
+		const { status, run } = await execute('vaFcExpr');
 		const received = callStarts(await requests());
 		report(`n8n ${version}, expression error with Retry On Fail`, {
 			callStarts: received.length,
 			byPerson: countsByEmail(received),
 			error: run.data.resultData.error?.message,
 		});
-		expect(code).not.toBe(0);
+		expect(status).toBe('error');
 		expect(run.data.resultData.error).toBeDefined();
 		expect(received.map(emailOf)).toEqual([]);
 	});
 
 	test("item 3's expression fails in n8n's item loop, with Continue On Fail and Retry On Fail: the run goes on, nobody is called twice", async () => {
-		const { code, run } = await executeWorkflow(bin, 'vaFcExprCof', userFolder());
+		const { status, run } = await execute('vaFcExprCof');
 		const received = callStarts(await requests());
 		const placed = (await sim().ledger()).applied;
 		const output = outputOf(run, 'Call');
@@ -195,7 +182,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 		});
 
 		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		expect(status).toBe('success');
 		expect(outputOf(run, 'After')).toHaveLength(5);
 		const EXPRESSION_ERROR = "Referenced node doesn't exist";
 		if (N8N_CATCHES_ITEM_ERRORS_IN_ITS_LOOP.has(version)) {
@@ -217,7 +204,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 
 	test('Retry On Fail (2 tries) after a connection cut once the call was placed: each person is called exactly once', async () => {
 		await sim().failNext({ status: 0, afterApplying: true, method: 'POST', path: CALL_PATH, bodyFields: { email: 'r1@example.com' } });
-		const { code, run } = await executeWorkflow(bin, 'vaFcCut', userFolder());
+		const { status, run } = await execute('vaFcCut');
 		const received = callStarts(await requests());
 		const placed = (await sim().ledger()).applied;
 		report(`n8n ${version}, Retry On Fail after a cut connection`, {
@@ -229,7 +216,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 		expect(countsByEmail(placed)).toEqual({ 'r0@example.com': 1, 'r1@example.com': 1, 'r2@example.com': 1 });
 		// The items answered in the first try were not sent again in the second.
 		expect(received.length).toBeLessThanOrEqual(3);
-		expect(code).not.toBe(0);
+		expect(status).toBe('error');
 		expect(errorText(run)).toMatch(/may have received it/);
 		expect(errorText(run)).toMatch(/not sent again/);
 	});
@@ -237,14 +224,7 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 
 // Case 4: the node as an AI Agent's tool, the agent given several input items.
 
-const AGENT = 'AI Agent';
-const MODEL = 'OpenAI Chat Model';
 const TOOL = 'Start playground call';
-const OPENAI_CREDENTIAL = { id: 'vaFcFakeOpenAi1', name: 'OpenAI (fake model)' };
-const AGENT_SETUPS = [
-	{ label: 'AI Agent 2.2, model node 1.2', agentVersion: 2.2, modelVersion: 1.2 },
-	{ label: 'AI Agent 3, model node 1.3', agentVersion: 3, modelVersion: 1.3 },
-];
 const ASKED = [0, 1, 2].map((i) => ({
 	prompt: `Have Maya call Ada Lovelace a${i}, a${i}@example.com, +1415600000${i}.`,
 	call: { first_name: 'Ada', last_name: `Lovelace a${i}`, email: `a${i}@example.com`, phone_numbers: `+1415600000${i}` },
@@ -261,86 +241,44 @@ const callThenAnswer: Reply = (request) => {
 	return { toolCalls: [{ name: TOOL.replace(/ /g, '_'), arguments: ASKED[k].call }] };
 };
 
-const fromAi = (key: string, description: string) => `={{ $fromAI('${key}', '${description}', 'string') }}`;
-
 /** Manual Trigger → 3 prompts → AI Agent, with its model and the node as its one tool. */
-function agentWorkflow(id: string, setup: (typeof AGENT_SETUPS)[number]): Workflow {
-	const nodes: NodeSpec[] = [
-		manualTrigger(),
-		itemsNode(
-			'Prompts',
-			ASKED.map(({ prompt }) => ({ prompt })),
-		),
-		{
-			name: AGENT,
-			type: '@n8n/n8n-nodes-langchain.agent',
-			typeVersion: setup.agentVersion,
-			parameters: { promptType: 'define', text: '={{ $json.prompt }}', options: {} },
-		},
-		{
-			name: MODEL,
-			type: '@n8n/n8n-nodes-langchain.lmChatOpenAi',
-			typeVersion: setup.modelVersion,
-			parameters: { model: { __rl: true, mode: 'id', value: 'gpt-4o-mini' }, options: {} },
-			credentials: { openAiApi: OPENAI_CREDENTIAL },
-		},
-		voiceAssistant(
-			TOOL,
-			{
-				descriptionType: 'manual',
-				toolDescription: 'Has a voice assistant call a person.',
-				resource: 'playgroundCall',
-				operation: 'start',
-				assistant: { __rl: true, mode: 'id', value: MAYA },
-				dialerId: 'dialer-main',
-				firstName: fromAi('first_name', 'First name'),
-				lastName: fromAi('last_name', 'Last name'),
-				email: fromAi('email', 'Email address'),
-				phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-			},
-			{ type: TOOL_NODE_TYPE },
-		),
-	];
-	const wf = workflow(id, `e2e: agent with 3 items (${setup.label})`, nodes);
-	delete wf.connections[AGENT]; // workflow() chains the nodes: the model and the tool connect to the agent instead
-	wf.connections[MODEL] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
-	wf.connections[TOOL] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
-	return wf;
-}
+const agentWithItems = (id: string, setup: (typeof AGENT_SETUPS)[number]): Workflow =>
+	agentWorkflow(id, `e2e: agent with 3 items (${setup.label})`, setup, [manualTrigger(), itemsNode('Prompts', ASKED.map(({ prompt }) => ({ prompt })))], '={{ $json.prompt }}', [
+		tool(TOOL, 'Has a voice assistant call a person.', {
+			resource: 'playgroundCall',
+			operation: 'start',
+			assistant: { __rl: true, mode: 'id', value: MAYA },
+			dialerId: 'dialer-main',
+			firstName: fromAi('first_name', 'First name'),
+			lastName: fromAi('last_name', 'Last name'),
+			email: fromAi('email', 'Email address'),
+			phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
+		}),
+	]);
 
 describe.each(requestedVersions())('n8n %s: the node as the tool of an AI Agent given 3 input items', (version) => {
-	const bin = n8nBin(version);
-	let model: FakeOpenAi;
-	beforeAll(async () => {
-		model = await startFakeOpenAi();
-	});
-	afterAll(async () => {
-		await model?.stop();
-	});
-	const installed = useImportedN8n(sim, `flow-agent-${version}`, bin, () => ({
-		credentials: [
-			simulatorCredential(sim().url),
-			{ ...OPENAI_CREDENTIAL, type: 'openAiApi', data: { apiKey: 'sk-e2e-fake-model-key-7d1e', url: model.baseUrl } },
-		],
-		workflows: AGENT_SETUPS.map((setup, i) => agentWorkflow(`vaFcAgent${i}`, setup)),
+	const model = useFakeModel();
+	const { execute, requests } = useImportedN8n(sim, version, () => ({
+		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
+		workflows: AGENT_SETUPS.map((setup, i) => agentWithItems(`vaFcAgent${i}`, setup)),
 	}));
 
 	test.each(AGENT_SETUPS.map((setup, i) => [setup.label, i] as const))(
 		'%s: one tool call per agent item, each sent once and each a run that ends (its summary line)',
 		async (_label, i) => {
-			model.script(Array(2 * ASKED.length).fill(callThenAnswer));
-			const { code, run, stdout, stderr } = await executeWorkflow(bin, `vaFcAgent${i}`, installed.userFolder());
-			const received = callStarts(await installed.requests());
-			const summaries = `${stdout}\n${stderr}`.match(new RegExp(`Voice Assistant "${TOOL}": done: [^\\n]*`, 'g')) ?? [];
+			model().script(Array(2 * ASKED.length).fill(callThenAnswer));
+			const { status, run, log } = await execute(`vaFcAgent${i}`);
+			const received = callStarts(await requests());
+			const summaries = log.match(new RegExp(`Voice Assistant "${TOOL}": done: [^\\n]*`, 'g')) ?? [];
 			report(`n8n ${version}, ${AGENT_SETUPS[i].label}, agent with 3 items`, {
 				callStarts: received.map(emailOf),
 				summaries,
-				modelRepliesLeft: model.remaining(),
+				modelRepliesLeft: model().remaining(),
 			});
 
 			expect(run.data.resultData.error).toBeUndefined();
-			expect(code).toBe(0);
-			expect(model.remaining()).toBe(0);
+			expect(status).toBe('success');
+			expect(model().remaining()).toBe(0);
 			expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(ASKED.map((_, k) => `Maya is calling a${k}.`));
 			expect(received.map(emailOf).sort()).toEqual(ASKED.map(({ call }) => call.email));
 			expect(countsByEmail((await sim().ledger()).applied)).toEqual(Object.fromEntries(ASKED.map(({ call }) => [call.email, 1])));

@@ -1,28 +1,47 @@
 'use strict';
 
 /**
- * Runs once before the e2e suite: builds and packs the package, and makes sure every n8n
- * version under test is installed in the cache, in parallel (a cold install takes minutes, with progress).
+ * Runs once before the e2e suite: prepare.js (build, pack, the n8n installs), then one
+ * `n8n start` per version with the packed package installed in its user folder as the Community
+ * Nodes screen installs it, and its owner set up. Every test file works in these instances over
+ * their REST API (test/e2e/session.ts); globalTeardown.js stops them.
  */
 
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { buildAndPack, ensureN8n, requestedVersions } = require('../../tools/n8n');
+const { installPackage, n8nBin, requestedVersions, signIn, startN8n } = require('../../tools/n8n');
+const { prepare } = require('./prepare');
 
+/** @param {string} line */
 const log = (line) => process.stdout.write(`[e2e] ${line}\n`);
 
+/**
+ * @param {string} version
+ * @param {string} workDir
+ * @param {string} tarball
+ */
+async function startInstance(version, workDir, tarball) {
+	const started = Date.now();
+	const bin = n8nBin(version);
+	const userFolder = path.join(workDir, `n8n-${version}`);
+	await installPackage(userFolder, tarball);
+	// n8n 2.x reads and writes files only in ~/.n8n-files unless told otherwise.
+	const filesDir = path.join(userFolder, 'files');
+	fs.mkdirSync(filesDir);
+	const n8n = await startN8n(bin, userFolder, { logDir: userFolder, extra: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
+	await signIn(n8n.url);
+	log(`n8n ${version} started on ${n8n.url} in ${Math.round((Date.now() - started) / 1000)} s`);
+	const { stdoutFile, stderrFile } = n8n.proc;
+	return { n8n, instance: { version, url: n8n.url, bin, userFolder, filesDir, stdoutFile, stderrFile } };
+}
+
 module.exports = async function globalSetup() {
-	const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-e2e-'));
-	process.env.VA_E2E_WORKDIR = workDir;
-	log(`working folder ${workDir}`);
-	process.env.VA_E2E_TARBALL = await buildAndPack(workDir, log);
-	// In parallel: a cold install is mostly download and unpacking, not CPU.
-	await Promise.all(
-		requestedVersions().map(async (version) => {
-			const started = Date.now();
-			const bin = await ensureN8n(version, log);
-			log(`n8n ${version} ready (${bin}, checked in ${Math.round((Date.now() - started) / 1000)} s)`);
-		}),
-	);
+	const versions = requestedVersions();
+	const { workDir, tarball } = await prepare(versions, log);
+	const started = await Promise.allSettled(versions.map((version) => startInstance(version, workDir, tarball)));
+	const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+	/** @type {any} */ (globalThis).vaE2eInstances = running.map(({ n8n }) => n8n);
+	const failed = started.find((result) => result.status === 'rejected');
+	if (failed) throw failed.reason;
+	process.env.VA_E2E_N8N = JSON.stringify(Object.fromEntries(running.map(({ instance }) => [instance.version, instance])));
 };

@@ -1,18 +1,41 @@
 /**
- * Building blocks of the e2e suite: workflow JSON for `n8n import:workflow`, reading the run
- * data `n8n execute` prints, and a check of every request against the API spec as the simulator
- * reads it (not the node's schemas).
+ * Building blocks of the e2e suite: the simulator as a process, a describe block's workflows
+ * saved in the version's n8n (session.ts), the run data n8n keeps, and a check of every request
+ * against the API spec as the simulator reads it (not the node's schemas).
+ *
+ * A new case that runs a workflow on every version and reads what the simulator received:
+ *
+ *   const sim = useSimulatorProcess();
+ *   describe.each(requestedVersions())('n8n %s', (version) => {
+ *     const { execute, requests } = useImportedN8n(sim, version, () => ({
+ *       credentials: [simulatorCredential(sim().url)],
+ *       workflows: [workflow('vaMyCase', 'e2e: my case', [manualTrigger(), voiceAssistant('Call', {...})])],
+ *     }));
+ *     test('…', async () => {
+ *       const { run } = expectSuccess(await execute('vaMyCase'));
+ *       expect(outputOf(run, 'Call')).toHaveLength(1);
+ *       expect(await requests()).toHaveLength(1);
+ *     });
+ *   });
  */
-import fs from 'fs';
-import path from 'path';
 import { apiKeyProblem, requestProblem, type RecordedRequest } from '../simulator';
-import { importIntoN8n, installPackage, type N8nItem, type N8nRun } from '../../tools/n8n';
-import { CREDENTIAL_TYPE, NODE_TYPE } from '../../tools/package-names';
+import type { N8nItem, N8nRun } from '../../tools/n8n';
+import { CREDENTIAL_TYPE } from '../../tools/package-names';
 import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
+import {
+	SIMULATOR_CREDENTIAL, itemsNode, mainTo, manualTrigger, type Workflow, type WorkflowNode,
+} from '../../tools/workflows';
+import { useN8n, type CredentialSpec, type N8nSession, type RunResult } from './session';
+
+export { requestedVersions } from '../../tools/n8n';
+export { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE } from '../../tools/package-names';
+export { EXAMPLES_DIR, readExample, readExamples } from '../../tools/repo';
+export { SIMULATOR_CREDENTIAL as CREDENTIAL, codeNode, itemsNode, manualTrigger, voiceAssistant, workflow } from '../../tools/workflows';
+export type { NodeSpec, Workflow, WorkflowNode } from '../../tools/workflows';
 
 export const API_KEY = 'e2e-api-key-5f2c1d';
 
-/** Set by globalSetup: the run's working folder and the packed tarball. */
+/** Set by prepare.js: the run's working folder and the packed tarball. */
 const WORK_DIR = process.env.VA_E2E_WORKDIR as string;
 export const TARBALL = process.env.VA_E2E_TARBALL as string;
 
@@ -34,54 +57,41 @@ export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
 	return () => sim as SimulatorProcess;
 }
 
-/** Removes a user folder after its tests, unless VA_E2E_KEEP asks to keep it for a look. */
-export function removeUserFolder(userFolder: string | undefined): void {
-	if (userFolder && !process.env.VA_E2E_KEEP) fs.rmSync(userFolder, { recursive: true, force: true });
-}
-
-/** A fresh n8n user folder with the packed package installed the way the Community Nodes screen does. */
-export async function userFolderWithPackage(name: string): Promise<string> {
-	const userFolder = fs.mkdtempSync(path.join(WORK_DIR, `${name}-`));
-	await installPackage(userFolder, TARBALL);
-	return userFolder;
-}
 /** The seeded assistant Maya (outbound, English) and the path of contact updates. */
 export const MAYA = '6650b7c1e4a2f9d3b8c10a01';
 export const CONTACT_PATH = '/api/v1/segment/contact/update';
 
-export const CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)' };
-
-/** The credential pointing at the simulator, as `n8n import:credentials` reads it. */
-export const simulatorCredential = (baseUrl: string) => ({
-	...CREDENTIAL,
+/** The credential pointing at the simulator. */
+export const simulatorCredential = (baseUrl: string): CredentialSpec => ({
+	...SIMULATOR_CREDENTIAL,
 	type: CREDENTIAL_TYPE,
 	data: { apiKey: API_KEY, baseUrl },
 });
 
 /**
- * For one describe block: a user folder with the package, the credentials and the workflows
- * imported; the simulator reset before each test, and every request a test caused checked
- * against the spec after it, whatever the test itself checks. `requests()` reads the
- * simulator's requests (and keeps them for that check). `acceptThrottled`: the tests run
- * behind the simulator's rate limit, so its 429 answers are expected (the requests answered
- * 429 are still checked against the spec).
+ * For one describe block: a session in the version's n8n with the credentials and workflows
+ * saved; the simulator reset before each test, and every request a test caused checked against
+ * the spec after it, whatever the test itself checks. `execute(id)` runs a saved workflow from
+ * its Manual Trigger as the editor does; `requests()` reads the simulator's requests (and keeps
+ * them for that check). `acceptThrottled`: the tests run behind the simulator's rate limit, so
+ * its 429 answers are expected (the requests answered 429 are still checked against the spec).
  */
 export function useImportedN8n(
 	sim: () => SimulatorProcess,
-	name: string,
-	bin: string,
-	imports: () => { credentials: object[]; workflows: Workflow[] },
+	version: string,
+	imports: () => { credentials: CredentialSpec[]; workflows: Workflow[] },
 	{ acceptThrottled = false }: { acceptThrottled?: boolean } = {},
-): { userFolder: () => string; requests: () => Promise<RecordedRequest[]> } {
-	let userFolder: string;
+): {
+	n8n: () => N8nSession;
+	execute: (workflowId: string) => Promise<RunResult>;
+	requests: () => Promise<RecordedRequest[]>;
+} {
+	const n8n = useN8n(version);
 	let recorded: RecordedRequest[] | undefined;
 	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(name);
 		const { credentials, workflows } = imports();
-		await importIntoN8n(bin, userFolder, { credentials, workflows });
-	});
-	afterAll(() => {
-		removeUserFolder(userFolder);
+		await n8n().saveCredentials(credentials);
+		for (const saved of workflows) await n8n().saveWorkflow(saved);
 	});
 	beforeEach(async () => {
 		recorded = undefined;
@@ -91,113 +101,17 @@ export function useImportedN8n(
 		const all = recorded ?? (await sim().requests());
 		expect(all.flatMap((request) => problemsOf(request, acceptThrottled))).toEqual([]);
 	});
-	return { userFolder: () => userFolder, requests: async () => (recorded = await sim().requests()) };
-}
-export { NODE_TYPE, TOOL_NODE_TYPE } from '../../tools/package-names';
-export const EXAMPLES_DIR = path.resolve(__dirname, '..', '..', 'examples');
-
-export interface WorkflowNode {
-	id: string;
-	name: string;
-	type: string;
-	typeVersion: number;
-	position: [number, number];
-	parameters: Record<string, unknown>;
-	credentials?: Record<string, { id: string; name: string }>;
-	onError?: string;
-	/** n8n's node settings Retry On Fail, Max Tries, Wait Between Tries (ms). */
-	retryOnFail?: boolean;
-	maxTries?: number;
-	waitBetweenTries?: number;
-	/** n8n's node setting Execute Once: the node runs on the first input item only. */
-	executeOnce?: boolean;
-	webhookId?: string;
-	notes?: string;
-	notesInFlow?: boolean;
-}
-
-export interface Workflow {
-	id: string;
-	name: string;
-	active?: boolean;
-	nodes: WorkflowNode[];
-	connections: Record<string, Record<string, Array<Array<{ node: string; type: string; index: number }>>>>;
-	settings?: Record<string, unknown>;
-	pinData?: Record<string, unknown>;
-}
-
-export type NodeSpec = Omit<WorkflowNode, 'id' | 'position' | 'typeVersion'> & { typeVersion?: number };
-
-export const manualTrigger = (name = 'Start'): NodeSpec => ({
-	name,
-	type: 'n8n-nodes-base.manualTrigger',
-	parameters: {},
-});
-
-/** A Code node returning `code`'s items: a stand-in for any source of data. */
-export const codeNode = (name: string, jsCode: string): NodeSpec => ({
-	name,
-	type: 'n8n-nodes-base.code',
-	typeVersion: 2,
-	parameters: { jsCode },
-});
-
-/** A Code node returning fixed items. */
-export const itemsNode = (name: string, items: object[]): NodeSpec =>
-	codeNode(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
-
-export const voiceAssistant = (
-	name: string,
-	parameters: Record<string, unknown>,
-	extra: Partial<WorkflowNode> = {},
-): NodeSpec => ({
-	name,
-	type: NODE_TYPE,
-	parameters,
-	credentials: { [CREDENTIAL_TYPE]: CREDENTIAL },
-	...extra,
-});
-
-const mainTo = (names: string[]) => ({ main: [names.map((node) => ({ node, type: 'main', index: 0 }))] });
-
-/**
- * A workflow whose nodes run one after the other; `branches` connects the first node to
- * several nodes instead (each gets the first node's items).
- * Ids must be at most 16 characters: n8n 1.x drops longer ones (isWorkflowIdValid).
- */
-export function workflow(id: string, name: string, nodes: NodeSpec[], branches?: string[]): Workflow {
-	if (id.length > 16) throw new Error(`workflow id ${id} is longer than 16 characters`);
-	const connections: Workflow['connections'] = {};
-	if (branches) connections[nodes[0].name] = mainTo(branches);
-	else nodes.slice(0, -1).forEach((node, i) => (connections[node.name] = mainTo([nodes[i + 1].name])));
 	return {
-		id,
-		name,
-		active: false,
-		settings: { executionOrder: 'v1' },
-		connections,
-		nodes: nodes.map((node, i) => ({
-			typeVersion: 1,
-			...node,
-			id: `00000000-0000-4000-8000-${String(i + 1).padStart(12, '0')}`,
-			position: [i * 220, 0] as [number, number],
-		})),
+		n8n,
+		execute: (workflowId) => n8n().execute(workflowId),
+		requests: async () => (recorded = await sim().requests()),
 	};
 }
 
-export function readExamples(): Workflow[] {
-	return fs
-		.readdirSync(EXAMPLES_DIR)
-		.filter((file) => file.endsWith('.json'))
-		.sort()
-		.map((file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow);
-}
-
 /**
- * `n8n execute` starts only from a Manual Trigger (or Execute Workflow Trigger) and ignores
- * pinned data there. So the suite's copy of a workflow with a Schedule or Form Trigger swaps
- * the trigger for a Code node of the same name that returns what the trigger would emit
- * (expressions like $('Trigger name') keep working) and starts it from a Manual Trigger.
+ * A copy of a workflow that starts from a Manual Trigger: its Schedule or Form Trigger becomes a
+ * Code node of the same name that returns what the trigger would emit (expressions like
+ * $('Trigger name') keep working).
  */
 export function startedManually(original: Workflow, id: string, triggerName: string, items: object[]): Workflow {
 	const copy: Workflow = JSON.parse(JSON.stringify(original));
@@ -217,6 +131,13 @@ export function startedManually(original: Workflow, id: string, triggerName: str
 	} as WorkflowNode);
 	copy.connections[start] = mainTo([triggerName]);
 	return copy;
+}
+
+/** Expects a run that succeeded (no error, status success); returns it. */
+export function expectSuccess(result: RunResult): RunResult {
+	expect(result.run.data.resultData.error).toBeUndefined();
+	expect(result.status).toBe('success');
+	return result;
 }
 
 /** The items a node emitted on its main output in its first run. */

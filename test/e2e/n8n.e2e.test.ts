@@ -1,45 +1,21 @@
 /**
  * The package inside a real n8n, for every pinned version: installed from the packed tarball
- * the way the Community Nodes screen does it, workflows imported and run with the n8n CLI
+ * the way the Community Nodes screen does it, workflows saved and run as the editor runs them
  * against the API simulator, then the output items and the requests the simulator received
- * are checked. Prepared by globalSetup.js (build, pack, cached n8n installs).
+ * are checked. Prepared by globalSetup.js (build, pack, cached n8n installs, one `n8n start`
+ * per version).
  */
 import fs from 'fs';
 import path from 'path';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import type { RecordedRequest } from '../simulator';
 import {
-	API_KEY,
-	CONTACT_PATH,
-	CREDENTIAL,
-	MAYA,
-	NODE_TYPE,
-	TOOL_NODE_TYPE,
-	byKey,
-	codeNode,
-	itemsNode,
-	manualTrigger,
-	outputOf,
-	pairedIndex,
-	readExamples,
-	startedManually,
-	voiceAssistant,
-	workflow,
-	type Workflow,
-	simulatorCredential,
-	useImportedN8n,
-	useSimulatorProcess,
+	API_KEY, CONTACT_PATH, CREDENTIAL, CREDENTIAL_TYPE, MAYA, NODE_TYPE, TOOL_NODE_TYPE, byKey,
+	codeNode, itemsNode, manualTrigger, outputOf, pairedIndex, readExamples, requestedVersions,
+	startedManually, voiceAssistant, workflow, type Workflow, type WorkflowNode, simulatorCredential,
+	expectSuccess, useImportedN8n, useSimulatorProcess,
 } from './helpers';
-import {
-	executeWorkflow,
-	importIntoN8n,
-	getWithCookie,
-	installDir,
-	n8nBin,
-	requestedVersions,
-	setupOwner,
-	startN8n,
-} from '../../tools/n8n';
+import { installDir } from '../../tools/n8n';
 import { PACKAGE_NAME } from '../../tools/package-names';
 
 const SIMPLIFIED_KEYS = [
@@ -88,6 +64,20 @@ const CONTACTS = [
 	},
 	{ id: 'crm-2003', first_name: 'Alan', last_name: 'Turing', phone: 14155550103, email: 'alan@example.com' },
 ];
+
+/**
+ * Manual Trigger → Ada Lovelace, Grace Hopper and Alan Turing as contacts `${prefix}1` to 3,
+ * with these phone numbers → Segment Contact → Update (with these node settings).
+ */
+function contactsWorkflow(id: string, name: string, prefix: string, phones: string[], settings: Partial<WorkflowNode> = {}): Workflow {
+	const people = [
+		['Ada', 'Lovelace'],
+		['Grace', 'Hopper'],
+		['Alan', 'Turing'],
+	];
+	const contacts = people.map(([first_name, last_name], i) => ({ id: `${prefix}${i + 1}`, first_name, last_name, phone: phones[i] }));
+	return workflow(id, name, [manualTrigger(), itemsNode('Contacts', contacts), voiceAssistant('Update', contactParameters, settings)]);
+}
 
 const suiteWorkflows: Workflow[] = [
 	workflow('vaE2eAssistants', 'e2e: assistant get many', [
@@ -175,33 +165,13 @@ const suiteWorkflows: Workflow[] = [
 			},
 		}),
 	]),
-	workflow('vaE2eInvalid', 'e2e: validation failure', [
-		manualTrigger(),
-		itemsNode('Contacts', [
-			{ id: 'crm-3001', first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' },
-			{ id: 'crm-3002', first_name: 'Grace', last_name: 'Hopper', phone: '' },
-			{ id: 'crm-3003', first_name: 'Alan', last_name: 'Turing', phone: '+14155550103' },
-		]),
-		voiceAssistant('Update', contactParameters),
-	]),
-	workflow('vaE2eContinue', 'e2e: continue on fail', [
-		manualTrigger(),
-		itemsNode('Contacts', [
-			{ id: 'crm-4001', first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' },
-			{ id: 'crm-4002', first_name: 'Grace', last_name: 'Hopper', phone: '+14155550102' },
-			{ id: 'crm-4003', first_name: 'Alan', last_name: 'Turing', phone: '+14155550103' },
-		]),
-		voiceAssistant('Update', contactParameters, { onError: 'continueRegularOutput' }),
-	]),
-	workflow('vaE2eErrOutput', 'e2e: error output', [
-		manualTrigger(),
-		itemsNode('Contacts', [
-			{ id: 'crm-5001', first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' },
-			{ id: 'crm-5002', first_name: 'Grace', last_name: 'Hopper', phone: '' },
-			{ id: 'crm-5003', first_name: 'Alan', last_name: 'Turing', phone: '+14155550103' },
-		]),
-		voiceAssistant('Update', contactParameters, { onError: 'continueErrorOutput' }),
-	]),
+	contactsWorkflow('vaE2eInvalid', 'e2e: validation failure', 'crm-300', ['+14155550101', '', '+14155550103']),
+	contactsWorkflow('vaE2eContinue', 'e2e: continue on fail', 'crm-400', ['+14155550101', '+14155550102', '+14155550103'], {
+		onError: 'continueRegularOutput',
+	}),
+	contactsWorkflow('vaE2eErrOutput', 'e2e: error output', 'crm-500', ['+14155550101', '', '+14155550103'], {
+		onError: 'continueErrorOutput',
+	}),
 	workflow('vaE2eBulk500', 'e2e: 500 contact updates', [
 		manualTrigger(),
 		codeNode(
@@ -219,7 +189,7 @@ const suiteWorkflows: Workflow[] = [
 	]),
 ];
 
-// The examples, as shipped, plus copies that start from a Manual Trigger for `n8n execute`.
+// The examples, as shipped, plus copies that start from a Manual Trigger.
 const examples = Object.fromEntries(readExamples().map((example) => [example.id, example])) as Record<string, Workflow>;
 const FORM_SUBMISSION = {
 	'First Name': 'Katherine',
@@ -239,15 +209,12 @@ const exampleCopies = [
 // ---------------------------------------------------------------------------------------------
 
 describe.each(requestedVersions())('n8n %s', (version) => {
-	const bin = n8nBin(version);
 	const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
-	const installed = useImportedN8n(sim, `n8n-${version}`, bin, () => ({ credentials: [simulatorCredential(sim().url)], workflows }));
-	const { requests } = installed;
-	const execute = (id: string) => executeWorkflow(bin, id, installed.userFolder());
+	const { n8n, execute, requests } = useImportedN8n(sim, version, () => ({ credentials: [simulatorCredential(sim().url)], workflows }));
 	const bodies = (list: RecordedRequest[]) => list.map((request) => JSON.parse(request.rawBody));
 
 	test('the installed package resolves all its imports from itself or from n8n', () => {
-		const packageDir = path.join(installed.userFolder(), '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		const packageDir = path.join(n8n().instance.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
 		const n8nDir = path.join(installDir(version), 'node_modules', 'n8n');
 		const specifiers = new Set<string>();
 		const walk = (dir: string): void => {
@@ -274,9 +241,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Assistant → Get Many: one GET, filtered, limited and simplified', async () => {
-		const { code, run } = await execute('vaE2eAssistants');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eAssistants'));
 		const { assistants } = await sim().data();
 
 		const all = outputOf(run, 'All assistants');
@@ -301,9 +266,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Playground Call → Start: one POST per item with the exact JSON body', async () => {
-		const { code, run } = await execute('vaE2ePlayCall');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2ePlayCall'));
 		const call = { assistant_id: MAYA, dialer_id: 'dialer-main' };
 		const expected = [
 			{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_number: ['+14155550101', '+14155550102'], ...call },
@@ -329,9 +292,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Create, list mode: the typed pairs become data', async () => {
-		const { code, run } = await execute('vaE2eKbList');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eKbList'));
 		const expected = { title: 'Opening hours', language: 'en', data: FAQ };
 		const received = await requests();
 		expect(received).toHaveLength(1);
@@ -343,9 +304,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Create, JSON mode: an array or JSON text from an expression', async () => {
-		const { code, run } = await execute('vaE2eKbJson');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eKbJson'));
 		const received = await requests();
 		expect(received).toHaveLength(2);
 		for (const request of received) {
@@ -363,9 +322,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Knowledge Base → Update: PUT with the id in the query; the record is replaced', async () => {
-		const { code, run } = await execute('vaE2eKbUpdate');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eKbUpdate'));
 		const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
 		const expected = { title: 'Workshop hours (winter)', language: 'en', data: FAQ };
 		const received = await requests();
@@ -378,9 +335,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Segment Contact → Update: empty optional fields are not sent, numbers become text', async () => {
-		const { code, run } = await execute('vaE2eContacts');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eContacts'));
 		const received = (await requests()).sort(byKey((request) => request.query.id));
 		expect(received.map((request) => request.query)).toEqual([{ id: 'crm-2001' }, { id: 'crm-2002' }, { id: 'crm-2003' }]);
 		for (const request of received) {
@@ -408,8 +363,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('invalid input fails the node with the field and the item named, and sends nothing', async () => {
-		const { code, run } = await execute('vaE2eInvalid');
-		expect(code).not.toBe(0);
+		const { status, run } = await execute('vaE2eInvalid');
+		expect(status).toBe('error');
 		expect(run.data.resultData.lastNodeExecuted).toBe('Update');
 		// Names the field (as the spec and the node UI call it) and the item; n8n reports item 0, not sent.
 		expect(run.data.resultData.error?.message).toMatch(
@@ -421,9 +376,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	test('Continue On Fail: the item answered 404 carries the error, the others succeed', async () => {
 		await sim().failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
-		const { code, run } = await execute('vaE2eContinue');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eContinue'));
 
 		const received = await requests();
 		expect(received).toHaveLength(3);
@@ -446,9 +399,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('error output: the invalid item goes to the error branch with its input row, nothing is sent for it', async () => {
-		const { code, run } = await execute('vaE2eErrOutput');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eErrOutput'));
 		const received = await requests();
 		expect(received.map((request) => request.query.id).sort()).toEqual(['crm-5001', 'crm-5003']);
 		const [success, failure] = run.data.resultData.runData.Update[0].data?.main ?? [];
@@ -463,9 +414,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('500 contact updates: 500 PUTs, each contact once, 500 paired output items', async () => {
-		const { code, run } = await execute('vaE2eBulk500');
-		expect(run.data.resultData.error).toBeUndefined();
-		expect(code).toBe(0);
+		const { run } = expectSuccess(await execute('vaE2eBulk500'));
 		const ids = Array.from({ length: 500 }, (_, i) => `bulk-${String(i).padStart(3, '0')}`);
 
 		const received = await requests();
@@ -489,9 +438,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	describe('example workflows', () => {
 		test('scheduled bulk contact update (started by hand instead of the schedule)', async () => {
-			const { code, run } = await execute('vaE2eXContacts');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(code).toBe(0);
+			const { run } = expectSuccess(await execute('vaE2eXContacts'));
 			const contacts = outputOf(run, 'Contacts from your CRM').map((item) => item.json);
 			expect(contacts).toHaveLength(5);
 			const received = await requests();
@@ -508,9 +455,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('knowledge base from a list of FAQs (rows → Aggregate → Create in JSON mode)', async () => {
-			const { code, run } = await execute('vaExFaqToKbase01');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(code).toBe(0);
+			const { run } = expectSuccess(await execute('vaExFaqToKbase01'));
 			const rows = outputOf(run, 'FAQ rows').map((item) => item.json);
 			expect(rows).toHaveLength(4);
 			const received = await requests();
@@ -525,9 +470,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('playground call from a form submission', async () => {
-			const { code, run } = await execute('vaE2eXFormCall');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(code).toBe(0);
+			const { run } = expectSuccess(await execute('vaE2eXFormCall'));
 			const expected = {
 				first_name: 'Katherine',
 				last_name: 'Johnson',
@@ -544,9 +487,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		});
 
 		test('list assistants → filter → pick one → playground call', async () => {
-			const { code, run } = await execute('vaExPickAndCall1');
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(code).toBe(0);
+			const { run } = expectSuccess(await execute('vaExPickAndCall1'));
 			const { assistants } = await sim().data();
 			const chosen = assistants.find(
 				(assistant) => assistant.type === 'outbound' && assistant.language === 'en' && assistant.knowledge_base_Id,
@@ -569,56 +510,39 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('the editor: node, tool and credential types with codex and icons; examples listed', async () => {
-		const n8n = await startN8n(bin, installed.userFolder(), { logDir: installed.userFolder() });
-		try {
-			const owner = { email: 'e2e@example.com', firstName: 'End', lastName: 'ToEnd', password: 'E2e-password-1' };
-			const cookie = await setupOwner(n8n.url, owner).catch((error: Error) => {
-				throw new Error(`${error.message}\n--- n8n start output:\n${n8n.proc.readStdout().slice(-4000)}`);
-			});
-			expect(cookie).toBeDefined();
-			const get = (pathname: string) => getWithCookie(n8n.url, pathname, cookie as string);
+		const { api } = n8n();
+		const nodeTypes = (await api.send('GET', '/types/nodes.json')).body as Array<Record<string, any>>;
+		const node = nodeTypes.find((type) => type.name === NODE_TYPE);
+		const tool = nodeTypes.find((type) => type.name === TOOL_NODE_TYPE);
+		expect(node).toMatchObject({ displayName: 'Voice Assistant', codex: { categories: ['Communication', 'Sales'] } });
+		expect(tool).toMatchObject({ displayName: 'Voice Assistant Tool', outputs: ['ai_tool'] });
+		const credentialTypes = (await api.send('GET', '/types/credentials.json')).body as Array<Record<string, any>>;
+		const credentialType = credentialTypes.find((type) => type.name === CREDENTIAL_TYPE);
+		expect(credentialType).toBeDefined();
 
-			const nodeTypes = (await get('/types/nodes.json')).body as Array<Record<string, any>>;
-			const node = nodeTypes.find((type) => type.name === NODE_TYPE);
-			const tool = nodeTypes.find((type) => type.name === TOOL_NODE_TYPE);
-			expect(node).toMatchObject({ displayName: 'Voice Assistant', codex: { categories: ['Communication', 'Sales'] } });
-			expect(tool).toMatchObject({ displayName: 'Voice Assistant Tool', outputs: ['ai_tool'] });
-			const credentialTypes = (await get('/types/credentials.json')).body as Array<Record<string, any>>;
-			const credentialType = credentialTypes.find((type) => type.name === 'voiceAssistantApi');
-			expect(credentialType).toBeDefined();
-
-			const icons = [node?.iconUrl, credentialType?.iconUrl].flatMap((icon) =>
-				typeof icon === 'string' ? [icon] : [icon?.light, icon?.dark],
-			);
-			expect(icons.length).toBeGreaterThanOrEqual(2);
-			for (const icon of icons) {
-				const response = await get(`/${icon}`);
-				expect([icon, response.status, response.contentType]).toEqual([icon, 200, expect.stringContaining('image/svg+xml')]);
-			}
-
-			const workflows = (await get('/rest/workflows')).body.data as Array<{ id: string }>;
-			expect(workflows.map((wf) => wf.id)).toEqual(expect.arrayContaining(Object.keys(examples)));
-
-			// The Assistant picker of the editor loads through the credential, against the simulator.
-			const response = await fetch(`${n8n.url}/rest/dynamic-node-parameters/resource-locator-results`, {
-				method: 'POST',
-				headers: { cookie: cookie as string, 'content-type': 'application/json' },
-				body: JSON.stringify({
-					path: 'parameters.assistant',
-					methodName: 'searchAssistants',
-					nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
-					currentNodeParameters: { resource: 'playgroundCall', operation: 'start' },
-					credentials: { voiceAssistantApi: CREDENTIAL },
-					filter: 'maya',
-				}),
-			});
-			expect(response.status).toBe(200);
-			const { data } = (await response.json()) as { data: { results: Array<{ name: string; value: string }> } };
-			expect(data.results).toEqual([{ name: 'Maya (outbound, en)', value: MAYA }]);
-			expect(await requests()).toHaveLength(1);
-		} finally {
-			await n8n.stop();
+		const icons = [node?.iconUrl, credentialType?.iconUrl].flatMap((icon) =>
+			typeof icon === 'string' ? [icon] : [icon?.light, icon?.dark],
+		);
+		expect(icons.length).toBeGreaterThanOrEqual(2);
+		for (const icon of icons) {
+			const response = await api.send('GET', `/${icon}`);
+			expect([icon, response.status, response.contentType]).toEqual([icon, 200, expect.stringContaining('image/svg+xml')]);
 		}
+
+		const listed = (await api.call('GET', '/rest/workflows')) as Array<{ id: string }>;
+		expect(listed.map((wf) => wf.id)).toEqual(expect.arrayContaining(Object.keys(examples).map((id) => n8n().idOf(id))));
+
+		// The Assistant picker of the editor loads through the credential, against the simulator.
+		const { results } = await api.call('POST', '/rest/dynamic-node-parameters/resource-locator-results', {
+			path: 'parameters.assistant',
+			methodName: 'searchAssistants',
+			nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+			currentNodeParameters: { resource: 'playgroundCall', operation: 'start' },
+			credentials: { [CREDENTIAL_TYPE]: n8n().credentialRef(CREDENTIAL) },
+			filter: 'maya',
+		});
+		expect(results).toEqual([{ name: 'Maya (outbound, en)', value: MAYA }]);
+		expect(await requests()).toHaveLength(1);
 	});
 
 	describe('refusals and per-item stop errors', () => {
@@ -627,7 +551,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			workflow('vaE2ePlainHttp', 'e2e: plain http to another machine', [
 				manualTrigger(),
 				voiceAssistant('List', { resource: 'assistant', operation: 'getAll' }, {
-					credentials: { voiceAssistantApi: plainHttpCredential },
+					credentials: { [CREDENTIAL_TYPE]: plainHttpCredential },
 				}),
 			]),
 			workflow('vaE2eStopErrors', 'e2e: items not sent after a failure', [
@@ -640,13 +564,13 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		beforeAll(async () => {
 			// 127.0.0.2 is not localhost, 127.0.0.1 or [::1]: for the credential, another machine.
 			const elsewhere = sim().url.replace('//127.0.0.1:', '//127.0.0.2:');
-			const credential = { ...simulatorCredential(elsewhere), ...plainHttpCredential };
-			await importIntoN8n(bin, installed.userFolder(), { credentials: [credential], workflows: ownWorkflows });
+			await n8n().saveCredentials([{ ...simulatorCredential(elsewhere), ...plainHttpCredential }]);
+			for (const own of ownWorkflows) await n8n().saveWorkflow(own);
 		});
 
 		test('plain http:// to another machine is refused before the key is sent', async () => {
-			const { code, run } = await execute('vaE2ePlainHttp');
-			expect(code).not.toBe(0);
+			const { status, run } = await execute('vaE2ePlainHttp');
+			expect(status).toBe('error');
 			expect(run.data.resultData.error?.message).toBe(
 				'Invalid input: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential [item 0]',
 			);
@@ -657,8 +581,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			// Item 0 waits out a Retry-After holding its slot while item 1 is refused.
 			await sim().failNext({ status: 503, headers: { 'retry-after': '1' }, method: 'PUT', path: CONTACT_PATH, id: 'c-0' });
 			await sim().failNext({ status: 400, body: { message: 'segment is locked' }, method: 'PUT', path: CONTACT_PATH, id: 'c-1' });
-			const { code, run } = await execute('vaE2eStopErrors');
-			expect(code).not.toBe(0);
+			const { status, run } = await execute('vaE2eStopErrors');
+			expect(status).toBe('error');
 			expect(run.data.resultData.error?.message).toBe(
 				'Not sent: item 1 failed first: The service rejected the request (HTTP 400): segment is locked',
 			);

@@ -9,7 +9,7 @@ import fs from 'fs';
 import os from 'os';
 import path from 'path';
 import { packageProblems } from '../../scripts/package-tarball';
-import { CREDENTIAL, NODE_TYPE, TARBALL, TOOL_NODE_TYPE, readExamples } from './helpers';
+import { CREDENTIAL, CREDENTIAL_TYPE, NODE_TYPE, TARBALL, TOOL_NODE_TYPE, readExamples } from './helpers';
 
 test('the npm tarball holds what n8n loads, and nothing to install', () => {
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-e2e-tarball-'));
@@ -66,7 +66,7 @@ describe('the example workflows', () => {
 				const parameters = { ...node.parameters };
 				if (node.type === TOOL_NODE_TYPE) for (const key of toolOnly) delete parameters[key];
 				expect([node.name, unknownParameters(parameters, properties)]).toEqual([node.name, []]);
-				expect(node.credentials).toEqual({ voiceAssistantApi: CREDENTIAL });
+				expect(node.credentials).toEqual({ [CREDENTIAL_TYPE]: CREDENTIAL });
 			}
 		},
 	);

@@ -1,5 +1,5 @@
 /**
- * The CRM recipes of the README, as the workflows in examples/, in a running n8n (`n8n start`),
+ * The CRM recipes of the README, as the workflows in examples/, in the version's `n8n start`,
  * each run as the editor's "Execute workflow" runs it (from its trigger, pinned data used), with
  * real parts:
  * - PostgreSQL (Debian's server, started here on 127.0.0.1 with throwaway data, as the queue
@@ -14,25 +14,16 @@
 import fs from 'fs';
 import path from 'path';
 import {
-	CONTACT_PATH,
-	EXAMPLES_DIR,
-	pairedIndex,
-	removeUserFolder,
-	simulatorCredential,
-	specProblems,
-	useSimulatorProcess,
-	userFolderWithPackage,
-	type Workflow,
-	type WorkflowNode,
+	CONTACT_PATH, pairedIndex, readExample, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess, type Workflow, type WorkflowNode,
 } from './helpers';
 import type { RecordedRequest } from '../simulator';
-import { startLiveN8n, waitFor, type LiveN8n } from './live';
+import { useN8n } from './session';
 import { CHROMIUM, workflowPictures } from './browser/workflow-pictures';
-import { importIntoN8n, n8nBin, requestedVersions } from '../../tools/n8n';
+import { poll } from '../../tools/processes';
 import { postgresMissing, startPostgres, type Postgres } from '../../tools/services';
 
 const sim = useSimulatorProcess();
-const readExample = (file: string) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8')) as Workflow;
 const contactUpdates = (list: RecordedRequest[]) => list.filter((request) => request.method === 'PUT' && request.path === CONTACT_PATH);
 /** A copy of `object` without the given keys. */
 const without = <T extends object>(object: T, ...keys: string[]) => Object.fromEntries(Object.entries(object).filter(([key]) => !keys.includes(key)));
@@ -59,12 +50,13 @@ function exampleSchema(example: Workflow): string {
 	return sql;
 }
 
+/** Contact i's name, and a phone number from the block starting at `phones`. */
+const person = (i: number, phones: number) => ({ first_name: `First${i}`, last_name: `Last${i}`, phone: `+1415555${String(phones + i)}` });
+
 const CONTACT_COUNT = 20;
 const pgContact = (i: number) => ({
 	id: `pg-${String(i).padStart(3, '0')}`,
-	first_name: `First${i}`,
-	last_name: `Last${i}`,
-	phone: `+1415555${String(1000 + i)}`,
+	...person(i, 1000),
 	email: i % 4 === 0 ? null : `contact-${i}@example.com`,
 	lifecycle_stage: i % 2 ? 'lead' : 'customer',
 });
@@ -73,12 +65,10 @@ async function whileSending<T>(contactId: string, run: () => Promise<T>): Promis
 	const before = (await sim().requests()).length;
 	const running = run();
 	running.catch(() => undefined);
-	await waitFor(
-		`an update of ${contactId}`,
-		async () => ((await sim().requests()).slice(before).some((request) => request.query.id === contactId) ? true : undefined),
-		120_000,
-		100,
-	);
+	await poll(`an update of ${contactId}`, async () => (await sim().requests()).slice(before).some((request) => request.query.id === contactId), {
+		timeoutMs: 120_000,
+		everyMs: 100,
+	});
 	return { running };
 }
 const sqlText = (value: string | null) => (value === null ? 'NULL' : `'${value.replace(/'/g, "''")}'`);
@@ -105,9 +95,7 @@ const DT_TRIGGER = 'Every 15 minutes';
 const DT_COUNT = 12;
 const dtContact = (i: number) => ({
 	contact_id: `dt-${String(i).padStart(2, '0')}`,
-	first_name: `First${i}`,
-	last_name: `Last${i}`,
-	phone: `+1415555${String(2000 + i)}`,
+	...person(i, 2000),
 	email: `dt-${i}@example.com`,
 	lifecycle_stage: 'lead',
 	sync_error: '',
@@ -149,33 +137,21 @@ const CRM_EXPECTED = {
 };
 
 describe.each(requestedVersions())('n8n %s', (version) => {
-	const bin = n8nBin(version);
-
 	describe('in a running n8n (n8n start), run as the editor runs them', () => {
-		let userFolder: string;
-		let live: LiveN8n;
+		const n8n = useN8n(version);
 		let projectId: string;
 		const database = `recipes_${version.replace(/\W/g, '_')}`;
-		const csvDir = () => path.join(userFolder, 'files');
+		/** Where n8n may read files (N8N_RESTRICT_FILE_ACCESS_TO). */
+		const csvDir = () => n8n().instance.filesDir;
 
 		beforeAll(async () => {
-			userFolder = await userFolderWithPackage(`recipes-live-${version}`);
-			fs.mkdirSync(csvDir());
-			const credentials: object[] = [simulatorCredential(sim().url)];
+			await n8n().saveCredentials([simulatorCredential(sim().url)]);
 			if (postgres) {
 				await postgres.createDatabase(database);
 				const { host, port, user, password } = postgres;
-				credentials.push({ ...PG_CREDENTIAL, type: 'postgres', data: { host, port, database, user, password, ssl: 'disable' } });
+				await n8n().saveCredentials([{ ...PG_CREDENTIAL, type: 'postgres', data: { host, port, database, user, password, ssl: 'disable' } }]);
 			}
-			await importIntoN8n(bin, userFolder, { credentials });
-			// n8n 2.x reads files only from ~/.n8n-files unless told otherwise.
-			live = await startLiveN8n(bin, userFolder, { extra: { N8N_RESTRICT_FILE_ACCESS_TO: csvDir() } });
-			projectId = (await live.rest('GET', '/projects/personal')).body.data.id;
-		});
-
-		afterAll(async () => {
-			await live?.stop();
-			removeUserFolder(userFolder);
+			projectId = (await n8n().api.call('GET', '/rest/projects/personal')).id;
 		});
 
 		beforeEach(async () => {
@@ -190,57 +166,52 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const saved: Record<string, string> = {};
 		/** Saves a workflow through the REST API, as the editor does; returns its id. */
 		async function save(workflow: Workflow): Promise<string> {
-			const answer = await live.rest('POST', '/workflows', { ...without(workflow, 'id'), active: false });
-			expect([answer.status, typeof answer.body.data?.id]).toEqual([200, 'string']);
+			const id = await n8n().saveWorkflow(workflow);
 			const file = Object.entries(EXAMPLE_FILES).find(([, name]) => name === workflow.name)?.[0];
-			if (file) saved[file] = answer.body.data.id;
-			return answer.body.data.id as string;
+			if (file) saved[file] = id;
+			return id;
 		}
 
 		/** A manual run from `trigger`; fails the test when the execution did not succeed. */
 		async function runOnce(workflowId: string, trigger: string) {
-			const execution = await live.runManually(workflowId, trigger);
+			const execution = await n8n().api.runManually(workflowId, trigger);
 			const error = execution.data?.resultData?.error;
 			expect([execution.status, error?.message]).toEqual(['success', undefined]);
 			expect(execution.mode).toBe('manual');
-			return execution.data.resultData.runData as Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, any> }>> } }>>;
+			return execution.data.resultData.runData;
 		}
 
 		describe('n8n Data Table: rows not synced → Segment Contact → Update → marked synced or their error kept', () => {
 			const COLUMNS = ['contact_id', 'first_name', 'last_name', 'phone', 'email', 'lifecycle_stage', 'sync_error'];
 			let tableId: string;
 			let workflowId: string;
-			const tableApi = (suffix = '') => `/projects/${projectId}/data-tables/${tableId}${suffix}`;
+			const tableApi = (suffix = '') => `/rest/projects/${projectId}/data-tables/${tableId}${suffix}`;
 
 			beforeAll(async () => {
-				const created = await live.rest('POST', `/projects/${projectId}/data-tables`, {
+				const created = await n8n().api.call('POST', `/rest/projects/${projectId}/data-tables`, {
 					name: 'contacts',
 					columns: [...COLUMNS.map((name) => ({ name, type: 'string' })), { name: 'synced', type: 'boolean' }],
 				});
-				expect(created.status).toBe(200);
-				tableId = created.body.data.id;
+				tableId = created.id;
 				const example = readExample(DT_EXAMPLE);
 				for (const node of example.nodes.filter((candidate) => candidate.type === 'n8n-nodes-base.dataTable')) {
 					node.parameters.dataTableId = { __rl: true, mode: 'id', value: tableId };
 				}
 				workflowId = await save(example);
 				const rows = Array.from({ length: DT_COUNT }, (_, i) => dtContact(i + 1));
-				const inserted = await live.rest('POST', tableApi('/insert'), { data: rows, returnType: 'count' });
-				expect(inserted.status).toBe(200);
+				await n8n().api.call('POST', tableApi('/insert'), { data: rows, returnType: 'count' });
 			});
 
 			async function rows(): Promise<Array<Record<string, any>>> {
-				const answer = await live.rest('GET', `${tableApi('/rows')}?take=1000`);
-				expect(answer.status).toBe(200);
-				return (answer.body.data.data as Array<Record<string, any>>).sort((a, b) => a.contact_id.localeCompare(b.contact_id));
+				const answer = await n8n().api.call('GET', `${tableApi('/rows')}?take=1000`);
+				return (answer.data as Array<Record<string, any>>).sort((a, b) => a.contact_id.localeCompare(b.contact_id));
 			}
 			/** The CRM changes a row: new values, and not synced any more. */
 			async function change(contactId: string, data: Record<string, unknown>) {
-				const answer = await live.rest('PATCH', tableApi('/rows'), {
+				await n8n().api.call('PATCH', tableApi('/rows'), {
 					filter: { type: 'and', filters: [{ columnName: 'contact_id', condition: 'eq', value: contactId }] },
 					data: { ...data, synced: false },
 				});
-				expect(answer.status).toBe(200);
 			}
 			const run = () => runOnce(workflowId, DT_TRIGGER);
 			const state = async () => {
@@ -499,14 +470,15 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				scheduled.name = `${scheduled.name} (every 30 s)`;
 				(scheduled.nodes.find((node) => node.name === PAGED_TRIGGER) as WorkflowNode).parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: 30 }] } };
 				const workflowId = await save(scheduled);
-				await live.activate(workflowId);
-				const runs = async () => (await live.executions(workflowId)).filter((row) => row.mode === 'trigger');
-				await waitFor('a finished scheduled run', async () => ((await runs()).some((row) => !['new', 'running'].includes(row.status)) ? true : undefined), 120_000, 250);
-				await live.deactivate(workflowId);
-				const finished = await waitFor('every run to finish', async () => {
-					const all = await live.executions(workflowId);
+				const { api } = n8n();
+				await api.activate(workflowId);
+				const runs = async () => (await api.executions(workflowId)).filter((row) => row.mode === 'trigger');
+				await poll('a finished scheduled run', async () => (await runs()).some((row) => !['new', 'running'].includes(row.status)), { timeoutMs: 120_000 });
+				await api.deactivate(workflowId);
+				const finished = await poll('every run to finish', async () => {
+					const all = await api.executions(workflowId);
 					return all.every((row) => !['new', 'running'].includes(row.status)) ? all : undefined;
-				}, 120_000);
+				}, { timeoutMs: 120_000, everyMs: 500 });
 				expect((await runs()).map((row) => row.status)).toEqual(['success']);
 				// The pages ran as executions of their own (called, not triggered), 2 for the 1,500 rows.
 				expect(finished.filter((row) => row.mode !== 'trigger').length).toBeGreaterThanOrEqual(2);
@@ -566,8 +538,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				for (const file of Object.keys(EXAMPLE_FILES)) if (!saved[file]) await save(readExample(file));
 				const outDir = path.resolve(process.env.VA_RECIPE_PICTURES as string);
 				const written = await workflowPictures({
-					url: live.url,
-					cookie: live.cookie,
+					url: n8n().url,
+					cookie: n8n().api.cookie,
 					outDir,
 					workflows: Object.keys(EXAMPLE_FILES).map((file) => ({ id: saved[file], file: `recipe-${path.basename(file, '.json')}` })),
 					log: (line) => process.stdout.write(`[recipes ${version}] ${line}\n`),

@@ -5,10 +5,13 @@
  * its contacts reach the simulator, and n8n's log holds the node's summary line. Deactivated,
  * it fires no more.
  */
-import { API_KEY, CONTACT_PATH, readExamples, removeUserFolder, simulatorCredential, specProblems, useSimulatorProcess, userFolderWithPackage, type Workflow } from './helpers';
-import { startLiveN8n, waitFor, type ExecutionSummary, type LiveN8n } from './live';
-import { importIntoN8n, n8nBin, requestedVersions } from '../../tools/n8n';
-import { sleep } from '../../tools/processes';
+import {
+	API_KEY, CONTACT_PATH, outputOf, readExamples, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess, type Workflow,
+} from './helpers';
+import { useN8n } from './session';
+import type { ExecutionSummary } from '../../tools/n8n';
+import { poll, sleep } from '../../tools/processes';
 
 const EXAMPLE_ID = 'vaExContactsSync';
 const WORKFLOW_ID = 'vaE2eScheduled';
@@ -38,50 +41,43 @@ function exampleContacts(workflow: Workflow): Array<Record<string, string>> {
 }
 
 describe.each(requestedVersions())('n8n %s', (version) => {
-	const bin = n8nBin(version);
-	let userFolder: string;
-	let live: LiveN8n | undefined;
+	const n8n = useN8n(version);
+	let workflowId: string;
 
 	beforeAll(async () => {
-		userFolder = await userFolderWithPackage(`schedule-${version}`);
-		await importIntoN8n(bin, userFolder, { credentials: [simulatorCredential(sim().url)], workflows: [everyFewSeconds()] });
-	});
-
-	afterAll(async () => {
-		await live?.stop();
-		removeUserFolder(userFolder);
+		await n8n().saveCredentials([simulatorCredential(sim().url)]);
+		workflowId = await n8n().saveWorkflow(everyFewSeconds());
 	});
 
 	test(`an active Schedule Trigger (every ${EVERY_SECONDS} s) fires on its own: executions saved in trigger mode, contacts sent, summary logged; none after deactivation`, async () => {
 		await sim().reset();
-		live = await startLiveN8n(bin, userFolder);
-		const n8n = live;
-		expect(await n8n.executions(WORKFLOW_ID)).toEqual([]);
-		await n8n.activate(WORKFLOW_ID);
+		const { api } = n8n();
+		expect(await api.executions(workflowId)).toEqual([]);
+		await api.activate(workflowId);
 
 		// n8n fires it by itself: wait for two finished executions, then switch it off.
 		const finished = (rows: ExecutionSummary[]) => rows.filter((row) => row.status !== 'running' && row.status !== 'new');
-		await waitFor('two scheduled executions', async () => {
-			const rows = finished(await n8n.executions(WORKFLOW_ID));
+		await poll('two scheduled executions', async () => {
+			const rows = finished(await api.executions(workflowId));
 			return rows.length >= 2 ? rows : undefined;
-		}, 90_000);
-		await n8n.deactivate(WORKFLOW_ID);
+		}, { timeoutMs: 90_000, everyMs: 500 });
+		await api.deactivate(workflowId);
 		// An execution the trigger started just before may still run: wait until none does.
-		const rows = await waitFor('the last execution to finish', async () => {
-			const all = await n8n.executions(WORKFLOW_ID);
+		const rows = await poll('the last execution to finish', async () => {
+			const all = await api.executions(workflowId);
 			return all.every((row) => finished([row]).length) ? all : undefined;
-		}, 60_000);
+		}, { timeoutMs: 60_000, everyMs: 500 });
 		await sleep(EVERY_SECONDS * 1000 * 2 + 500);
-		expect((await n8n.executions(WORKFLOW_ID)).length).toBe(rows.length);
+		expect((await api.executions(workflowId)).length).toBe(rows.length);
 
 		expect(rows.length).toBeGreaterThanOrEqual(2);
 		for (const row of rows) expect([row.mode, row.status]).toEqual(['trigger', 'success']);
 		// Every execution ran the whole example: the trigger, the CRM stand-in, the update.
-		const first = await n8n.execution(rows[0].id);
+		const first = await api.finished(rows[0].id);
 		const runData = first.data.resultData.runData;
 		expect(Object.keys(runData).sort()).toEqual(['Contacts from your CRM', TRIGGER, UPDATE].sort());
 		const contacts = exampleContacts(everyFewSeconds());
-		const updated = runData[UPDATE][0].data.main[0].map((item: { json: Record<string, unknown> }) => item.json);
+		const updated = outputOf(first, UPDATE).map((item) => item.json);
 		expect(updated).toEqual(contacts.map((contact) => ({ id: contact.id, message: 'Contact updated successfully.' })));
 
 		// Each execution sent each contact once.
@@ -94,8 +90,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(counts).toEqual(Object.fromEntries(contacts.map((contact) => [contact.id, rows.length])));
 
 		// n8n's log has the node's summary line for each execution, never the key.
-		const summaries = n8n.log().match(new RegExp(`Voice Assistant "${UPDATE}": done: ${contacts.length} items in [0-9.]+ s: ${contacts.length} succeeded, 0 failed`, 'g'));
+		const summaries = n8n().log().match(new RegExp(`Voice Assistant "${UPDATE}": done: ${contacts.length} items in [0-9.]+ s: ${contacts.length} succeeded, 0 failed`, 'g'));
 		expect(summaries?.length).toBe(rows.length);
-		expect(n8n.log()).not.toContain(API_KEY);
+		expect(n8n().log()).not.toContain(API_KEY);
 	});
 });

@@ -1,12 +1,14 @@
 /**
  * "Send only what changed" (examples/sync-changed-contacts.json) in real n8n: Remove Duplicates
  * keyed on a hash of each contact's fields before Segment Contact → Update. The same 1,000
- * contacts twice, then 3 of them changed; the CRM stand-in is re-imported between runs, as a
+ * contacts twice, then 3 of them changed; the CRM stand-in is saved again between runs, as a
  * CRM's data changes between nightly runs. Also checks the node's summary line in n8n's log.
  */
 import type { RecordedRequest } from '../simulator';
-import { CONTACT_PATH, readExamples, simulatorCredential, startedManually, useImportedN8n, useSimulatorProcess, type Workflow } from './helpers';
-import { executeWorkflow, importIntoN8n, n8nBin, requestedVersions } from '../../tools/n8n';
+import {
+	CONTACT_PATH, readExamples, requestedVersions, simulatorCredential, startedManually, expectSuccess,
+	useImportedN8n, useSimulatorProcess, type Workflow,
+} from './helpers';
 
 const EXAMPLE_ID = 'vaExSyncChanged1';
 const TRIGGER = 'Every night at 2';
@@ -54,8 +56,7 @@ function syncWorkflow(list: object[]): Workflow {
 const bodyOf = (contact: Record<string, string>) => Object.fromEntries(Object.entries(contact).filter(([key]) => key !== 'id'));
 
 describe.each(requestedVersions())('n8n %s', (version) => {
-	const bin = n8nBin(version);
-	const installed = useImportedN8n(sim, `sync-${version}`, bin, () => ({
+	const { n8n, execute, requests } = useImportedN8n(sim, version, () => ({
 		credentials: [simulatorCredential(sim().url)],
 		workflows: [syncWorkflow(contacts())],
 	}));
@@ -65,10 +66,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	test('send only what changed: 1,000 contacts twice → 1,000 updates then 0; 3 changed → exactly those 3', async () => {
 		const run = async () => {
 			const seenBefore = (await sim().requests()).length;
-			const result = await executeWorkflow(bin, 'vaE2eSyncChanged', installed.userFolder());
-			expect(result.run.data.resultData.error).toBeUndefined();
-			expect(result.code).toBe(0);
-			return { ...result, received: (await installed.requests()).slice(seenBefore) };
+			const result = expectSuccess(await execute('vaE2eSyncChanged'));
+			return { ...result, received: (await requests()).slice(seenBefore) };
 		};
 
 		const first = await run();
@@ -79,8 +78,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const byId = new Map(first.received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
 		expect(byId.get('sync-0042')).toStrictEqual(bodyOf(contacts()[42]));
 		// The node's summary line in n8n's log (never the key).
-		const log = `${first.stdout}\n${first.stderr}`;
-		expect(log).toMatch(
+		expect(first.log).toMatch(
 			new RegExp(`Voice Assistant "${UPDATE}": done: ${COUNT} items in [0-9.]+ s: ${COUNT} succeeded, 0 failed, \\d+ retries, up to \\d+ requests in flight`),
 		);
 
@@ -88,7 +86,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(second.received).toHaveLength(0);
 		expect(second.run.data.resultData.runData[UPDATE]).toBeUndefined();
 
-		await importIntoN8n(bin, installed.userFolder(), { workflows: [syncWorkflow(contacts(CHANGED))] });
+		await n8n().saveWorkflow(syncWorkflow(contacts(CHANGED)));
 		const third = await run();
 		expect(contactUpdates(third.received)).toHaveLength(3);
 		expect(third.received).toHaveLength(3);

@@ -6,11 +6,12 @@
  * naming the field and nothing is sent; a caller without the header is turned away by n8n.
  * 50 callers at once: 50 answers, 50 calls placed, none twice.
  */
-import fs from 'fs';
-import path from 'path';
-import { API_KEY, EXAMPLES_DIR, MAYA, removeUserFolder, simulatorCredential, specProblems, useSimulatorProcess, userFolderWithPackage, type Workflow } from './helpers';
-import { startLiveN8n, waitFor, type LiveN8n } from './live';
-import { importIntoN8n, n8nBin, requestedVersions } from '../../tools/n8n';
+import {
+	API_KEY, MAYA, readExample, requestedVersions, simulatorCredential, specProblems,
+	useSimulatorProcess,
+} from './helpers';
+import { useN8n } from './session';
+import { poll } from '../../tools/processes';
 
 const EXAMPLE = 'webhook-playground-call.json';
 const CALL_PATH = '/api/v1/playground/call';
@@ -19,7 +20,7 @@ const TOKEN = 'caller-token-8d1e4b';
 const CONCURRENT = 50;
 
 const sim = useSimulatorProcess();
-const example = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, EXAMPLE), 'utf8')) as Workflow;
+const example = readExample(EXAMPLE);
 const webhookPath = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.parameters.path as string;
 const headerCredential = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.credentials?.httpHeaderAuth;
 
@@ -40,9 +41,7 @@ const callOf = (body: ReturnType<typeof caller>) => ({
 });
 
 describe.each(requestedVersions())('n8n %s', (version) => {
-	const bin = n8nBin(version);
-	let userFolder: string;
-	let live: LiveN8n;
+	const n8n = useN8n(version);
 	let url: string;
 
 	async function post(body: unknown, headers: Record<string, string> = { [HEADER]: TOKEN }) {
@@ -59,27 +58,14 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	beforeAll(async () => {
 		if (!headerCredential) throw new Error(`${EXAMPLE} has no Header Auth credential on its webhook`);
-		userFolder = await userFolderWithPackage(`webhook-${version}`);
-		await importIntoN8n(bin, userFolder, {
-			credentials: [
-				simulatorCredential(sim().url),
-				{ ...headerCredential, type: 'httpHeaderAuth', data: { name: HEADER, value: TOKEN } },
-			],
-			workflows: [example],
-		});
-		live = await startLiveN8n(bin, userFolder);
-		await live.activate(example.id);
-		url = `${live.url}/webhook/${webhookPath}`;
+		await n8n().saveCredentials([
+			simulatorCredential(sim().url),
+			{ ...headerCredential, type: 'httpHeaderAuth', data: { name: HEADER, value: TOKEN } },
+		]);
+		await n8n().api.activate(await n8n().saveWorkflow(example));
+		url = `${n8n().url}/webhook/${webhookPath}`;
 		// The production webhook answers once n8n has registered it.
-		await waitFor('the production webhook', async () => ((await post({}, {})).status === 404 ? undefined : true), 60_000);
-	});
-
-	afterAll(async () => {
-		if (live) {
-			await live.deactivate(example.id).catch(() => undefined);
-			await live.stop();
-		}
-		removeUserFolder(userFolder);
+		await poll('the production webhook', async () => (await post({}, {})).status !== 404, { timeoutMs: 60_000, everyMs: 500 });
 	});
 
 	beforeEach(async () => {
@@ -88,7 +74,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	afterEach(async () => {
 		expect((await sim().requests()).flatMap(specProblems)).toEqual([]);
-		expect(live.log()).not.toContain(API_KEY);
+		expect(n8n().log()).not.toContain(API_KEY);
 	});
 
 	test('a good call: 200 with the call as JSON, one call placed', async () => {

@@ -1,14 +1,10 @@
 'use strict';
 
-/**
- * Runs once before the queue-mode suite: the e2e suite's setup (build, pack, the n8n installs
- * in the cache) for the versions the queue suite runs on.
- */
+/** Runs once before the queue-mode suite: build, pack and the n8n installs (test/e2e/prepare.js) for its versions. */
 
-const e2eSetup = require('../e2e/globalSetup');
+const { prepare } = require('../e2e/prepare');
 const { queueVersions } = require('./lib/cluster');
 
 module.exports = async function globalSetup() {
-	process.env.N8N_E2E_VERSIONS = queueVersions().join(',');
-	await e2eSetup();
+	await prepare(queueVersions(), (line) => process.stdout.write(`[queue] ${line}\n`));
 };

@@ -9,27 +9,14 @@ import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import {
-	API_KEY,
-	CONTACT_PATH,
-	EXAMPLES_DIR,
-	MAYA,
-	codeNode,
-	outputOf,
-	simulatorCredential,
-	specProblems,
-	useSimulatorProcess,
-	voiceAssistant,
-	workflow,
-	type Workflow,
-	type WorkflowNode,
+	API_KEY, CONTACT_PATH, MAYA, codeNode, outputOf, readExample, simulatorCredential, specProblems,
+	useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
 } from '../e2e/helpers';
-import type { N8nRun } from '../../tools/n8n';
-import { n8nBin, requestWithCookie, setupOwner } from '../../tools/n8n';
-import { runProcess, sleep } from '../../tools/processes';
-import type { Cluster, ExecutionRow, Executions, Postgres, Redis, Worker } from './lib';
-import { queueVersions, startCluster } from './lib/cluster';
-import { executionsOf, processedKeyHash } from './lib/executions';
-import { startPostgres, startRedis } from '../../tools/services';
+import { n8nBin, signIn, type N8nRun } from '../../tools/n8n';
+import { groupAlive, poll, runProcess, sleep } from '../../tools/processes';
+import { queueVersions, startCluster, type Cluster, type Worker } from './lib/cluster';
+import { executionsOf, processedKeyHash, type ExecutionRow, type Executions } from './lib/executions';
+import { startPostgres, startRedis, type Postgres, type Redis } from '../../tools/services';
 
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
 const BULK_EXECUTIONS = Number(process.env.N8N_QUEUE_BULK_EXECUTIONS ?? 4);
@@ -90,7 +77,7 @@ const bulkWorkflow = workflow(BULK_WORKFLOW, 'queue: contact updates from a webh
 ]);
 
 function readCallExample(): Workflow {
-	return JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, CALLS_EXAMPLE), 'utf8')) as Workflow;
+	return readExample(CALLS_EXAMPLE);
 }
 
 function callExampleBatchSize(): number {
@@ -113,13 +100,13 @@ function callsWorkflow(): Workflow {
 }
 
 /** The README's webhook recipe as shipped (Header Auth, Respond to Webhook), published at start. */
-const WEBHOOK_EXAMPLE = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'webhook-playground-call.json'), 'utf8')) as Workflow;
+const WEBHOOK_EXAMPLE = readExample('webhook-playground-call.json');
 const WEBHOOK_NODE = WEBHOOK_EXAMPLE.nodes.find((node) => node.type === 'n8n-nodes-base.webhook') as WorkflowNode;
 const WEBHOOK_HEADER = { name: 'X-Webhook-Token', value: 'queue-caller-token-3f9a' };
 const WEBHOOK_CALLERS = 50;
 
 /** The README's schedule recipe, firing every few seconds once activated (as test/e2e/schedule does). */
-const SCHEDULE_EXAMPLE = JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, 'scheduled-contact-update.json'), 'utf8')) as Workflow;
+const SCHEDULE_EXAMPLE = readExample('scheduled-contact-update.json');
 const SCHEDULED_WORKFLOW = 'vaQueueSchedule1';
 const SCHEDULE_SECONDS = 3;
 function scheduledWorkflow(): Workflow {
@@ -129,7 +116,6 @@ function scheduledWorkflow(): Workflow {
 	trigger.parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] } };
 	return copy;
 }
-const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1', firstName: 'Queue', lastName: 'Owner' };
 
 const sim = useSimulatorProcess();
 let redis: Redis | undefined;
@@ -157,15 +143,6 @@ function listening(port: number): Promise<boolean> {
 		socket.once('connect', () => (socket.destroy(), resolve(true)));
 		socket.once('error', () => resolve(false));
 	});
-}
-
-function groupAlive(pid: number): boolean {
-	try {
-		process.kill(-pid, 0);
-		return true;
-	} catch {
-		return false;
-	}
 }
 
 describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, PostgreSQL)', (version) => {
@@ -196,20 +173,15 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 
 	/** The worker an execution started on (its log says so). */
 	async function workerOf(executionId: string): Promise<Worker> {
-		for (let i = 0; i < 400; i++) {
-			const name = cluster.executionsByWorker()[executionId];
-			if (name) return cluster.workers.find((worker) => worker.name === name) as Worker;
-			await sleep(50);
-		}
-		throw new Error(`no worker log says it started execution ${executionId}`);
+		const name = await poll(`a worker log saying it started execution ${executionId}`, () => cluster.executionsByWorker()[executionId], {
+			timeoutMs: 20_000,
+			everyMs: 50,
+		});
+		return cluster.workers.find((worker) => worker.name === name) as Worker;
 	}
 
 	async function waitForApplied(count: number): Promise<void> {
-		for (let i = 0; i < 6000; i++) {
-			if ((await sim().summary()).appliedChanges >= count) return;
-			await sleep(50);
-		}
-		throw new Error(`fewer than ${count} writes were applied within 5 minutes`);
+		await poll(`${count} writes applied`, async () => (await sim().summary()).appliedChanges >= count, { timeoutMs: 300_000, everyMs: 50 });
 	}
 
 	/** The ledger once nothing more arrives (requests cut by a kill are answered or dropped). */
@@ -350,17 +322,11 @@ describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, P
 	test(`the schedule recipe, activated: n8n fires it every ${SCHEDULE_SECONDS} s by itself and a worker runs each execution; none after deactivation`, async () => {
 		await sim().reset();
 		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
-		const cookie = (await setupOwner(cluster.main.url, OWNER)) as string;
-		const rest = async (method: string, pathname: string, body?: unknown) => {
-			const answer = await requestWithCookie(cluster.main.url, method, `/rest${pathname}`, cookie, body);
-			if (answer.status !== 200) throw new Error(`${method} ${pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 1000)}`);
-			return answer.body.data ?? answer.body;
-		};
+		const api = await signIn(cluster.main.url);
 		const after = await executions.lastId();
-		const { versionId } = await rest('GET', `/workflows/${SCHEDULED_WORKFLOW}`);
-		expect((await rest('POST', `/workflows/${SCHEDULED_WORKFLOW}/activate`, { versionId })).active).toBe(true);
+		await api.activate(SCHEDULED_WORKFLOW);
 		const firstTwo = await executions.waitForNew(after, 2, { timeoutMs: 120_000 });
-		expect((await rest('POST', `/workflows/${SCHEDULED_WORKFLOW}/deactivate`, {})).active).toBe(false);
+		await api.deactivate(SCHEDULED_WORKFLOW);
 		await sleep(1_000);
 		const fired = await executions.list(after, SCHEDULED_WORKFLOW);
 		const done = await executions.waitForFinished(fired.map((row) => row.id), { timeoutMs: 120_000 });

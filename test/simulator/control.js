@@ -71,7 +71,7 @@ async function handleControl(req, res, url, sim) {
 	}
 }
 
-/** Percentile of sorted numbers (nearest rank). */
+/** Percentile of sorted numbers (nearest rank). @param {number[]} sorted @param {number} p */
 function percentile(sorted, p) {
 	return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
 }
@@ -79,9 +79,12 @@ function percentile(sorted, p) {
 /**
  * Figures for benchmarks, small however many requests were recorded: counts by status,
  * server-side latency percentiles, and how often each change was applied.
+ * @param {import('./index').Simulator} sim
  */
 function summarize(sim) {
+	/** @type {Record<number, number>} */
 	const byStatus = {};
+	/** @type {number[]} */
 	const latencies = [];
 	let firstAt = Infinity;
 	let lastAt = 0;

@@ -22,14 +22,84 @@ const { isControlPath, handleControl } = require('./control');
 const { OPT_OUT_SCRIPT, SEEDED_KNOWLEDGE_BASE_IDS, defaultAssistants, defaultKnowledgeBases } = require('./seed');
 
 /**
- * The public types are declared once, in index.d.ts.
- * @typedef {import('./index').Simulator} Simulator
- * @typedef {import('./index').SimulatorOptions} SimulatorOptions
- * @typedef {import('./index').ModeOptions} ModeOptions
- * @typedef {import('./index').FailureSpec} FailureSpec
- * @typedef {import('./index').RecordedRequest} RecordedRequest
- * @typedef {import('./index').LedgerOp} LedgerOp
- * @typedef {import('./index').Outcome} Outcome
+ * The simulator's public types.
+ *
+ * @typedef {import('./store').KnowledgeBase} KnowledgeBase
+ * @typedef {import('./store').Data} SimulatorData
+ * @typedef {import('./limits').RateLimitOptions} RateLimitOptions
+ *   ratePerSec: tokens added per second; burst: the bucket's size (default max(1, ratePerSec)).
+ * @typedef {import('./limits').ChaosOptions} ChaosOptions
+ *   Shares of requests answered 429 or 503 (Retry-After: retryAfterSeconds, default 1) without
+ *   being applied, or whose socket is destroyed (rateReset: half before and half after applying);
+ *   the same seed (default 1) gives the same sequence of fates.
+ * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null }} ModeOptions
+ *   Load modes; null or undefined switches the rate limit or chaos off.
+ * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string }} SimulatorOptions
+ *   apiKey: requests with another x-api-key get 401; host: default 127.0.0.1; port: default 0
+ *   (a free port); assistants: the seed (default defaultAssistants(), wins over the data file's);
+ *   dataFile: state loaded from it if it exists and saved to it (throttled, and on close).
+ * @typedef {'pending' | 'applied' | 'rejected' | 'reset-before' | 'reset-after' | 'throttled'} Outcome
+ *   applied: answered normally (for writes: the change was made); rejected: an error status,
+ *   nothing changed (canned answers too); throttled: 429 from the rate limit or chaos, or chaos's
+ *   503; reset-before / reset-after: the socket destroyed without an answer, before or after
+ *   applying; pending: not answered yet.
+ * @typedef {{
+ *   method: string,
+ *   path: string,
+ *   query: Record<string, string>,
+ *   headers: import('http').IncomingHttpHeaders,
+ *   rawBody: string,
+ *   body: unknown,
+ *   status: number,
+ *   receivedAt: number,
+ *   answeredAt?: number,
+ *   outcome: Outcome,
+ *   canned?: boolean,
+ * }} RecordedRequest
+ *   path: without the query string; body: parsed JSON, undefined if empty or not JSON; status:
+ *   the one answered, 0 for a reset (or while pending); receivedAt / answeredAt: Date.now() when
+ *   it arrived / was answered or reset; canned: answered from failNext.
+ * @typedef {'playground.call' | 'knowledgeBase.create' | 'knowledgeBase.update' | 'segment.contact.update'} LedgerOp
+ * @typedef {{ op: LedgerOp, id: string | undefined, body: unknown, at: number, createdId?: string }} LedgerEntry
+ *   id: the query id of the update operations; at: Date.now() when applied; createdId
+ *   (knowledgeBase.create): the id the record was stored under (the API never returns it).
+ * @typedef {{ applied: LedgerEntry[], countsByKey: Map<string, number> }} Ledger
+ *   countsByKey: by op + ':' + (id ?? JSON.stringify(body)).
+ * @typedef {{ inFlight: number, maxInFlight: number, total: number }} Stats
+ *   inFlight: received and not yet answered, latency included.
+ * @typedef {{
+ *   status: number,
+ *   body?: unknown,
+ *   rawBody?: string,
+ *   headers?: Record<string, string>,
+ *   times?: number,
+ *   method?: string,
+ *   path?: string,
+ *   id?: string,
+ *   bodyFields?: Record<string, unknown>,
+ *   afterApplying?: boolean,
+ * }} FailureSpec
+ *   A canned answer: status (0 destroys the socket), a JSON body (default {message: <status
+ *   text>}) or a raw one (content-type text/html unless headers say otherwise), for `times`
+ *   matching requests (default 1). The matching: method, path (without query), the `id` query
+ *   parameter, body fields with these values (compared as JSON). afterApplying (status 0 only):
+ *   the request goes through as usual and, once applied, its connection is cut instead of
+ *   answered (outcome reset-after, canned); requests not applied do not use it up.
+ * @typedef {{
+ *   url: string,
+ *   readonly requests: RecordedRequest[],
+ *   readonly ledger: Ledger,
+ *   readonly stats: Stats,
+ *   readonly data: SimulatorData,
+ *   reset(): void,
+ *   failNext(spec: FailureSpec): void,
+ *   setOptions(options: ModeOptions): void,
+ *   close(): Promise<void>,
+ * }} Simulator
+ *   url: e.g. http://127.0.0.1:PORT, no trailing slash; reset() clears requests, ledger, queued
+ *   failures and stats and refills the rate-limit bucket, keeping the data; failNext() queues a
+ *   canned answer, given before auth and validation, never applied (or a cut after applying);
+ *   setOptions() changes only the keys present.
  */
 
 /** @param {string} rawBody @returns {unknown} */
@@ -90,7 +160,7 @@ function bodyHasFields(body, fields) {
 	if (typeof body !== 'object' || body === null) return false;
 	return Object.entries(fields).every(
 		([name, value]) =>
-			Object.prototype.hasOwnProperty.call(body, name) && JSON.stringify(body[name]) === JSON.stringify(value),
+			Object.prototype.hasOwnProperty.call(body, name) && JSON.stringify(/** @type {Record<string, unknown>} */ (body)[name]) === JSON.stringify(value),
 	);
 }
 
@@ -281,10 +351,10 @@ async function createSimulator(options) {
 			}
 			const fate = modes.chaos ? modes.chaos.next() : 'none';
 			if (fate === '429') {
-				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': String(modes.chaos.retryAfterSeconds) });
+				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': String(modes.chaos?.retryAfterSeconds) });
 			}
 			if (fate === '503') {
-				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': String(modes.chaos.retryAfterSeconds) });
+				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': String(modes.chaos?.retryAfterSeconds) });
 			}
 
 			if (modes.latencyMs > 0) await wait(modes.latencyMs);

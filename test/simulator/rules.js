@@ -202,6 +202,7 @@ function requestProblem({ method, path, query, headers, rawBody }) {
 	if (endpoint.method !== method) {
 		return { status: 405, message: 'Method not allowed', headers: { allow: endpoint.method } };
 	}
+	/** @param {string} message */
 	const badRequest = (message) => ({ status: 400, message });
 	let body;
 	if (endpoint.body) {

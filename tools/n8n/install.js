@@ -17,6 +17,7 @@ const HARNESS_DIR = path.join(__dirname, 'versions');
 /** The versions in tools/n8n/versions; the e2e suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
 const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50', '2.41.1'];
 
+/** The versions to run: N8N_E2E_VERSIONS (comma-separated), or all of them. */
 function requestedVersions() {
 	const raw = process.env.N8N_E2E_VERSIONS;
 	const versions = raw ? raw.split(',').map((v) => v.trim()).filter(Boolean) : SUPPORTED_VERSIONS;
@@ -28,14 +29,17 @@ function requestedVersions() {
 	return versions;
 }
 
+/** Where the installs are kept: N8N_E2E_CACHE, or ~/.cache/n8n-voice-assistant. */
 function cacheRoot() {
 	return process.env.N8N_E2E_CACHE || path.join(os.homedir(), '.cache', 'n8n-voice-assistant');
 }
 
+/** @param {string} version */
 function installDir(version) {
 	return path.join(cacheRoot(), `n8n-${version}`);
 }
 
+/** The `n8n` binary of a version's install. @param {string} version */
 function n8nBin(version) {
 	return path.join(installDir(version), 'node_modules', '.bin', 'n8n');
 }
@@ -44,12 +48,14 @@ function n8nBin(version) {
  * How a harness folder installs (its package.json's `e2eHarness`): `node` names the harness of
  * the Node.js it runs on (none: the Node running the suite), `installScripts: false` installs
  * without them and `rebuild` lists the packages whose scripts run afterwards.
+ * @param {string} name a folder in tools/n8n/versions
+ * @returns {{ node?: string, installScripts?: boolean, rebuild?: string[] }}
  */
 function harnessOptions(name) {
 	return JSON.parse(fs.readFileSync(path.join(HARNESS_DIR, name, 'package.json'), 'utf8')).e2eHarness ?? {};
 }
 
-/** The folder holding the `node` binary of a Node.js harness (tools/n8n/versions/node-*). */
+/** The folder holding the `node` binary of a Node.js harness (tools/n8n/versions/node-*). @param {string} runtime */
 function nodeBinDir(runtime) {
 	return path.join(cacheRoot(), runtime, 'node_modules', 'node', 'bin');
 }
@@ -58,18 +64,24 @@ function nodeBinDir(runtime) {
  * The environment of a process of this n8n version: its Node.js first in PATH when it needs
  * another one than the suite's (n8n's bin runs `env node`, and n8n starts its task runner as
  * `node` from PATH).
+ * @param {string} version
+ * @param {NodeJS.ProcessEnv} env
  */
 function runtimeEnv(version, env) {
 	const { node } = harnessOptions(`n8n-${version}`);
 	return node ? { ...env, PATH: `${nodeBinDir(node)}${path.delimiter}${env.PATH ?? ''}` } : env;
 }
 
-/** The n8n version a binary from n8nBin() belongs to. */
+/** The n8n version a binary from n8nBin() belongs to. @param {string} bin */
 function versionOfBin(bin) {
 	return path.basename(path.resolve(bin, '..', '..', '..')).replace(/^n8n-/, '');
 }
 
-/** What `n8n --version` prints in an install folder, or undefined when it does not run. */
+/**
+ * What `n8n --version` prints in an install folder, or undefined when it does not run.
+ * @param {string} dir
+ * @param {string} [version]
+ */
 async function installedVersion(dir, version = path.basename(dir).replace(/^n8n-/, '').replace(/\.partial-\d+$/, '')) {
 	const bin = path.join(dir, 'node_modules', '.bin', 'n8n');
 	if (!fs.existsSync(bin)) return undefined;
@@ -78,7 +90,7 @@ async function installedVersion(dir, version = path.basename(dir).replace(/^n8n-
 	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
 }
 
-/** Side folders of installs whose process is gone (interrupted with Ctrl-C, say). */
+/** Side folders of installs whose process is gone (interrupted with Ctrl-C, say). @param {string} dir */
 function removeAbandonedInstalls(dir) {
 	const parent = path.dirname(dir);
 	if (!fs.existsSync(parent)) return;
@@ -95,7 +107,7 @@ function removeAbandonedInstalls(dir) {
 	}
 }
 
-/** Size of a folder in MB (`du`), for progress lines; undefined while it cannot be read. */
+/** Size of a folder in MB (`du`), for progress lines; undefined while it cannot be read. @param {string} dir */
 async function folderMegabytes(dir) {
 	const result = await runProcess('du', ['-sm', dir], { timeoutMs: 60_000, name: 'du' });
 	const megabytes = Number.parseInt(result.stdout, 10);
@@ -107,6 +119,9 @@ async function folderMegabytes(dir) {
  * `npm ci`, unless `isReady(dir)` says the cached copy is good. The install goes to a side
  * folder renamed when complete, so a broken install is never reused; progress lines say the
  * phase and the megabytes written so far.
+ * @param {string} name
+ * @param {{ env: NodeJS.ProcessEnv, isReady: (dir: string) => Promise<boolean>, expectedMegabytes: number, expectedTime: string }} how
+ * @param {(line: string) => void} log
  */
 async function installHarness(name, { env, isReady, expectedMegabytes, expectedTime }, log) {
 	const dir = path.join(cacheRoot(), name);
@@ -121,10 +136,9 @@ async function installHarness(name, { env, isReady, expectedMegabytes, expectedT
 		fs.copyFileSync(path.join(harness, file), path.join(partial, file));
 	}
 	const { installScripts = true, rebuild = [] } = harnessOptions(name);
-	const steps = [
-		['download and unpack', ['ci', `--ignore-scripts=${!installScripts}`, '--audit=false', '--fund=false', '--no-progress']],
-		...(rebuild.length ? [['build native modules', ['rebuild', ...rebuild]]] : []),
-	];
+	/** @type {Array<[string, string[]]>} the phase and npm's arguments */
+	const steps = [['download and unpack', ['ci', `--ignore-scripts=${!installScripts}`, '--audit=false', '--fund=false', '--no-progress']]];
+	if (rebuild.length) steps.push(['build native modules', ['rebuild', ...rebuild]]);
 	log(`Installing ${name} into ${dir} (first time only: ${expectedTime}, ~${expectedMegabytes} MB)...`);
 	const started = Date.now();
 	for (const [phase, args] of steps) {
@@ -158,8 +172,13 @@ async function installHarness(name, { env, isReady, expectedMegabytes, expectedT
 	return dir;
 }
 
-/** Makes sure a Node.js harness (node-24...) is in the cache; returns the folder of its binary. */
+/**
+ * Makes sure a Node.js harness (node-24...) is in the cache; returns the folder of its binary.
+ * @param {string} runtime
+ * @param {(line: string) => void} log
+ */
 async function ensureRuntime(runtime, log) {
+	/** @param {string} dir */
 	const isReady = async (dir) => {
 		const bin = path.join(dir, 'node_modules', 'node', 'bin', 'node');
 		if (!fs.existsSync(bin)) return false;
@@ -173,21 +192,49 @@ async function ensureRuntime(runtime, log) {
 /**
  * Makes sure the pinned n8n (and the Node.js it needs) is installed in the cache and returns
  * its `n8n` binary. A cold install takes minutes and ~2.3 GB.
+ * @param {string} version
+ * @param {(line: string) => void} [log]
  */
 async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
 	const name = `n8n-${version}`;
 	if (!fs.existsSync(path.join(HARNESS_DIR, name, 'package.json'))) throw new Error(`No harness for n8n ${version}`);
 	const { node } = harnessOptions(name);
 	if (node) await ensureRuntime(node, log);
+	/** @param {string} dir */
 	const isReady = async (dir) => (await installedVersion(dir, version)) === version;
 	await installHarness(name, { env: runtimeEnv(version, cleanEnv()), isReady, expectedMegabytes: 2300, expectedTime: '5-10 minutes' }, log);
 	return n8nBin(version);
+}
+
+/**
+ * Makes sure every version is installed, in parallel: a cold install is mostly download and
+ * unpacking, not CPU.
+ * @param {string[]} versions
+ * @param {(line: string) => void} log
+ */
+async function ensureVersions(versions, log) {
+	await Promise.all(
+		versions.map(async (version) => {
+			const started = Date.now();
+			const bin = await ensureN8n(version, log);
+			log(`n8n ${version} ready (${bin}, checked in ${Math.round((Date.now() - started) / 1000)} s)`);
+		}),
+	);
+}
+
+// `node tools/n8n/install.js`: the installs alone (.ci/run starts them first, in the background).
+if (require.main === module) {
+	ensureVersions(requestedVersions(), (line) => process.stdout.write(`[n8n install] ${line}\n`)).catch((error) => {
+		process.stderr.write(`[n8n install] ${error.stack ?? error}\n`);
+		process.exitCode = 1;
+	});
 }
 
 module.exports = {
 	SUPPORTED_VERSIONS,
 	cacheRoot,
 	ensureN8n,
+	ensureVersions,
 	installDir,
 	installedVersion,
 	n8nBin,

@@ -9,13 +9,16 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { cleanEnv, freePort, runProcess, sleep, startProcess } = require('../processes');
+const { cleanEnv, freePort, poll, runProcess, startProcess } = require('../processes');
 const { runtimeEnv, versionOfBin } = require('./install');
 
 /** Fixed so that imported credentials can be decrypted by every later n8n process. */
 const ENCRYPTION_KEY = 'voice-assistant-e2e-fixed-encryption-key';
 
-/** The environment of every n8n process: isolated user folder, loopback only, nothing phoning home. */
+/**
+ * The environment of every n8n process: isolated user folder, loopback only, nothing phoning home.
+ * @param {{ userFolder: string, port: number, brokerPort: number, extra?: Record<string, string> }} settings
+ */
 function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
 	return cleanEnv({
 		N8N_USER_FOLDER: userFolder,
@@ -38,15 +41,27 @@ function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
 	});
 }
 
-/** A fresh pair of ports per n8n process: n8n's own and its task broker's. */
+/**
+ * The environment of an n8n process of this binary's version: a fresh pair of ports (n8n's own
+ * and its task broker's), the user folder, `extra` on top.
+ * @param {string} bin
+ * @param {string} userFolder
+ * @param {Record<string, string>} [extra]
+ */
 async function freshEnv(bin, userFolder, extra) {
 	return runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra }));
 }
 
-/** The end of a command's output, for error messages. */
+/** The end of a command's output, for error messages. @param {{ stdout: string, stderr: string }} output */
 const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-4000)}`;
 
-/** Runs one n8n CLI command to completion; throws with its output when it fails. `extra`: more environment. */
+/**
+ * Runs one n8n CLI command to completion; throws with its output when it fails.
+ * @param {string} bin
+ * @param {string[]} args
+ * @param {string} userFolder
+ * @param {{ timeoutMs?: number, allowFailure?: boolean, extra?: Record<string, string> }} [options] `extra`: more environment
+ */
 async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false, extra } = {}) {
 	const result = await runProcess(bin, args, {
 		env: await freshEnv(bin, userFolder, extra),
@@ -63,9 +78,15 @@ async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure
 /**
  * Imports credentials (with their data, as `n8n import:credentials` reads them) and workflows
  * (`n8n import:workflow`, one file per workflow id) into a user folder, through files in a
- * temporary folder that is removed afterwards.
+ * temporary folder that is removed afterwards. n8n 1.x drops workflow ids longer than 16
+ * characters (isWorkflowIdValid): such an id is refused here.
+ * @param {string} bin
+ * @param {string} userFolder
+ * @param {{ credentials?: object[], workflows?: Array<{ id: string }> }} imports
  */
 async function importIntoN8n(bin, userFolder, { credentials = [], workflows = [] }) {
+	const tooLong = workflows.filter(({ id }) => id.length > 16 && versionOfBin(bin).startsWith('1.'));
+	if (tooLong.length) throw new Error(`n8n 1.x would drop these workflow ids (more than 16 characters): ${tooLong.map(({ id }) => id).join(', ')}`);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-n8n-import-'));
 	try {
 		if (credentials.length) {
@@ -88,6 +109,8 @@ async function importIntoN8n(bin, userFolder, { credentials = [], workflows = []
  * The run data `n8n execute --rawOutput` prints through the logger: the pretty-printed JSON
  * from the first line that is exactly "{" to the next line that is exactly "}".
  * Success and failure both print it (on failure after "Execution error:").
+ * @param {string} stdout
+ * @returns {import('./rest').N8nRun | undefined}
  */
 function parseExecuteOutput(stdout) {
 	const lines = stdout.split('\n');
@@ -101,6 +124,10 @@ function parseExecuteOutput(stdout) {
 /**
  * `n8n execute --id=… --rawOutput` to completion, unparsed; `onStart` gets the n8n process id
  * as soon as it runs (the benchmark samples its memory).
+ * @param {string} bin
+ * @param {string} id
+ * @param {string} userFolder
+ * @param {{ timeoutMs?: number, onStart?: (pid: number | undefined) => void }} [options]
  */
 async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000, onStart } = {}) {
 	return runProcess(bin, ['execute', `--id=${id}`, '--rawOutput'], {
@@ -111,7 +138,13 @@ async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000
 	});
 }
 
-/** `n8n execute --id=… --rawOutput`: exit code and the parsed run data. `extra`: more environment. */
+/**
+ * `n8n execute --id=… --rawOutput`: exit code and the parsed run data.
+ * @param {string} bin
+ * @param {string} id
+ * @param {string} userFolder
+ * @param {{ timeoutMs?: number, extra?: Record<string, string> }} [options] `extra`: more environment
+ */
 async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra } = {}) {
 	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true, extra });
 	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
@@ -125,6 +158,9 @@ async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra
  * means our process printed "Editor is now accessible" and /rest/settings answers: a port taken
  * by someone else in the meantime could otherwise answer for it. If n8n lost the race for its
  * port, it is started again on another one (unless the port was asked for).
+ * @param {string} bin
+ * @param {string} userFolder
+ * @param {{ port?: number, logDir?: string, extra?: Record<string, string> }} [options]
  */
 async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 	for (let attempt = 1; ; attempt++) {
@@ -132,29 +168,22 @@ async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 		const env = runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }));
 		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
 		const url = `http://127.0.0.1:${listenPort}`;
-		const deadline = Date.now() + 180_000;
 		let exited = false;
 		proc.exited.then(() => (exited = true));
-		for (;;) {
-			if (exited) {
-				const output = `${proc.readStdout()}\n${proc.readStderr()}`;
-				if (port === undefined && attempt < 3 && output.includes('already in use')) break;
-				throw new Error(`n8n start exited early:\n${output.slice(-6000)}`);
-			}
-			if (Date.now() > deadline) {
-				await proc.stop();
-				throw new Error(`n8n start did not become ready within 180 s:\n${proc.readStdout().slice(-3000)}`);
-			}
-			if (proc.readStdout().includes('Editor is now accessible')) {
-				try {
-					const response = await fetch(`${url}/rest/settings`);
-					if (response.ok && !exited) return { url, proc, stop: () => proc.stop(20_000) };
-				} catch {}
-			}
-			await sleep(250);
+		const answers = () => fetch(`${url}/rest/settings`).then((response) => response.ok && !exited, () => false);
+		try {
+			await poll('n8n start', async () => proc.readStdout().includes('Editor is now accessible') && answers(), { timeoutMs: 180_000, proc });
+			return { url, proc, stop: () => proc.stop(20_000) };
+		} catch (error) {
+			await proc.stop();
+			const output = `${proc.readStdout()}\n${proc.readStderr()}`;
+			if (port === undefined && attempt < 3 && output.includes('already in use')) continue;
+			throw error;
 		}
 	}
 }
+
+/** @typedef {Awaited<ReturnType<typeof startN8n>>} RunningN8n */
 
 module.exports = {
 	ENCRYPTION_KEY,

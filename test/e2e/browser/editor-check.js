@@ -26,7 +26,7 @@
 
 const fs = require('fs');
 const path = require('path');
-const { login } = require('../../../tools/n8n');
+const { OWNER, signIn } = require('../../../tools/n8n');
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../../../tools/package-names');
 const { openLoopbackBrowser } = require('./chromium');
 
@@ -49,7 +49,10 @@ const WORKSHOP_HOURS = {
 	],
 };
 
-/** One node per operation, named like the action n8n lists; `labels`: what the spec requires. */
+/**
+ * One node per operation, named like the action n8n lists; `labels`: what the spec requires.
+ * @type {Array<{ file: string, node: string, parameters: Record<string, unknown>, labels: string[], picker?: boolean }>}
+ */
 const PANELS = [
 	{
 		file: 'assistant-get-many',
@@ -122,24 +125,14 @@ const ACTIONS = PANELS.map((panel) => panel.node);
 /** Every picture the check takes, by file name (without .png). */
 const PICTURES = ['credential-modal', 'operations', ...PANELS.map((panel) => panel.file), 'playground-call-start-picker'];
 
-/** n8n's REST API with the owner's cookie; answers are unwrapped from `{ data }`. */
-function restClient(url, cookie) {
-	return async (method, pathname, body) => {
-		const response = await fetch(`${url}/rest${pathname}`, {
-			method,
-			headers: { cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-			body: body === undefined ? undefined : JSON.stringify(body),
-		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} /rest${pathname} answered ${response.status}: ${text.slice(0, 500)}`);
-		return text ? JSON.parse(text).data : undefined;
-	};
-}
-
 /** Node ids of the check's workflow: the Manual Trigger, then one per panel. */
+/** @param {number} i */
 const nodeId = (i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
 
-/** A Manual Trigger connected to one Voice Assistant node per panel. */
+/**
+ * A Manual Trigger connected to one Voice Assistant node per panel.
+ * @param {{ id: string, name: string }} credential
+ */
 function editorWorkflow(credential) {
 	const nodes = PANELS.map((panel, i) => ({
 		id: nodeId(i + 1),
@@ -160,16 +153,26 @@ function editorWorkflow(credential) {
 	};
 }
 
-/** The labels of the parameters shown in the open node panel (hidden tabs left out). */
-async function shownLabels(page) {
-	return page.locator('[data-test-id="node-parameters"] label.n8n-input-label').evaluateAll((labels) =>
-		labels
-			.filter((label) => label.offsetParent !== null)
-			.map((label) => (label.querySelector('.n8n-text') ?? label).textContent.replace(/\*\s*$/, '').trim()),
+/**
+ * The labels of the input labels in a part of the page.
+ * @param {Locator} labels
+ * @param {{ visibleOnly?: boolean }} [options] without the labels of hidden tabs
+ * @returns {Promise<string[]>}
+ */
+function labelTexts(labels, { visibleOnly = false } = {}) {
+	return labels.evaluateAll(
+		(elements, visible) =>
+			/** @type {Array<{ offsetParent: unknown, textContent: string | null, querySelector(selector: string): { textContent: string | null } | null }>} */ (/** @type {unknown} */ (elements))
+				.filter((label) => !visible || label.offsetParent !== null)
+				.map((label) => (label.querySelector('.n8n-text') ?? label).textContent?.replace(/\*\s*$/, '').trim() ?? ''),
+		visibleOnly,
 	);
 }
 
-/** Runs the node of the open panel; resolves with the number of output items it shows. */
+/** The labels of the parameters shown in the open node panel (hidden tabs left out). @param {Page} page */
+const shownLabels = (page) => labelTexts(page.locator('[data-test-id="node-parameters"] label.n8n-input-label'), { visibleOnly: true });
+
+/** Runs the node of the open panel; resolves with the number of output items it shows. @param {Page} page */
 async function executeStep(page) {
 	await page.locator('[data-test-id="node-execute-button"]').first().click();
 	const output = page.locator('[data-test-id="output-panel"]');
@@ -186,7 +189,12 @@ async function executeStep(page) {
 	return match ? Number(match[1]) : 0;
 }
 
-/** The names the Assistant picker lists; picks the one starting with `pick`. */
+/**
+ * The names the Assistant picker lists; picks the one starting with `pick`.
+ * @param {Page} page
+ * @param {string} pick
+ * @param {(target: Locator) => Promise<void>} screenshot
+ */
 async function useAssistantPicker(page, pick, screenshot) {
 	await page.locator('[data-test-id="rlc-input"]').first().click();
 	const items = page.locator('[data-test-id="rlc-item"]');
@@ -200,11 +208,30 @@ async function useAssistantPicker(page, pick, screenshot) {
 }
 
 /**
+ * @typedef {import('playwright-core').Locator} Locator
+ * @typedef {import('playwright-core').Page} Page
+ * @typedef {{
+ *   credential: { test?: string, labels?: string[] },
+ *   actions: string[],
+ *   panels: Array<{ node: string, labels: string[], missing: string[], items: number }>,
+ *   assistants: string[],
+ *   pictures: string[],
+ *   problems: string[],
+ * }} EditorReport
+ *   actions: what the nodes panel lists for the node; assistants: what the Assistant picker
+ *   (From List) listed; problems: empty when every check passed.
+ * @typedef {{
+ *   url: string, email: string, password: string, outDir: string, only?: string[],
+ *   assistants?: string[], expectLabels?: Record<string, string[]>, log?: (line: string) => void,
+ * }} CheckOptions
+ *   `assistants`: names the picker must list (the first one is picked); `expectLabels`: more
+ *   labels to require, by node name (to see the check fail).
+ */
+
+/**
  * Runs every check; resolves with what it saw and the list of problems (empty when all passed).
- * @param {{ url: string, email: string, password: string, outDir: string, only?: string[],
- *   assistants?: string[], expectLabels?: Record<string, string[]>, log?: (line: string) => void }} options
- * `assistants`: names the picker must list (the first one is picked); `expectLabels`: more
- * labels to require, by node name (to see the check fail).
+ * @param {CheckOptions} options
+ * @returns {Promise<EditorReport>}
  */
 async function checkEditor(options) {
 	const { url, outDir, assistants = ['Maya'], expectLabels = {}, log = () => {} } = options;
@@ -213,23 +240,27 @@ async function checkEditor(options) {
 	if (unknown.length) throw new Error(`unknown pictures: ${unknown.join(', ')}; known: ${PICTURES.join(', ')}`);
 	fs.mkdirSync(outDir, { recursive: true });
 
-	const cookie = await login(url, options);
-	if (!cookie) throw new Error('POST /rest/login set no n8n-auth cookie');
-	const rest = restClient(url, cookie);
-	const credentials = (await rest('GET', '/credentials?includeData=true')).filter((c) => c.type === CREDENTIAL_TYPE);
+	const api = await signIn(url, { ...OWNER, email: options.email, password: options.password });
+	/** @type {Array<{ id: string, name: string, type: string, data?: { baseUrl?: string } }>} */
+	const credentials = (await api.call('GET', '/rest/credentials?includeData=true')).filter((/** @type {{ type: string }} */ c) => c.type === CREDENTIAL_TYPE);
 	const credential = credentials.find((c) => /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(c.data?.baseUrl ?? ''));
 	if (!credential) {
 		throw new Error(`no ${CREDENTIAL_TYPE} credential with a Base URL on 127.0.0.1 (found: ${credentials.map((c) => c.data?.baseUrl).join(', ') || 'none'})`);
 	}
+	/** @type {string[]} */
 	const problems = [];
+	/** @type {EditorReport} */
 	const report = { credential: {}, actions: [], panels: [], assistants: [], pictures: [], problems };
-	const { context, close } = await openLoopbackBrowser({ url, cookie, viewport: VIEWPORT });
+	const { context, close } = await openLoopbackBrowser({ url, cookie: api.cookie, viewport: VIEWPORT });
+	/** @type {{ id: string } | undefined} */
 	let workflow;
 	try {
-		workflow = await rest('POST', '/workflows', editorWorkflow(credential));
-		log(`workflow ${workflow.id}, credential "${credential.name}" -> ${credential.data.baseUrl}`);
+		const saved = await api.call('POST', '/rest/workflows', editorWorkflow(credential));
+		workflow = saved;
+		log(`workflow ${saved.id}, credential "${credential.name}" -> ${credential.data?.baseUrl}`);
 		const page = context.pages()[0] ?? (await context.newPage());
 		page.setDefaultTimeout(TIMEOUT_MS);
+		/** @param {string} file @returns {(target: Locator) => Promise<void>} */
 		const picture = (file) => async (target) => {
 			if (!only.includes(file)) return;
 			// No "Node executed successfully" toasts over the pictures (only while taking them).
@@ -239,6 +270,7 @@ async function checkEditor(options) {
 			await hideToasts.evaluate((style) => style.remove());
 			report.pictures.push(png);
 		};
+		/** @param {string} what @param {() => Promise<void>} run */
 		const step = async (what, run) => {
 			const started = Date.now();
 			try {
@@ -262,16 +294,15 @@ async function checkEditor(options) {
 				throw new Error(`the connection test failed: ${banner}`);
 			}
 			report.credential.test = (await success.innerText()).split('\n')[0].trim();
-			report.credential.labels = await modal.locator('label.n8n-input-label').evaluateAll((labels) =>
-				labels.map((label) => (label.querySelector('.n8n-text') ?? label).textContent.replace(/\*\s*$/, '').trim()),
-			);
-			const missing = ['API Key', 'Base URL'].filter((label) => !report.credential.labels.includes(label));
+			const labels = await labelTexts(modal.locator('label.n8n-input-label'));
+			report.credential.labels = labels;
+			const missing = ['API Key', 'Base URL'].filter((label) => !labels.includes(label));
 			if (missing.length) problems.push(`credential modal: missing ${missing.join(', ')}`);
 			await picture('credential-modal')(modal);
 		});
 
 		await step('nodes panel', async () => {
-			await page.goto(`${url}/workflow/${workflow.id}`);
+			await page.goto(`${url}/workflow/${saved.id}`);
 			await page.locator('[data-test-id="canvas-node"]').first().waitFor();
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
 			const creator = page.locator('[data-test-id="node-creator"]');
@@ -285,10 +316,11 @@ async function checkEditor(options) {
 		});
 
 		for (const [i, panel] of PANELS.entries()) {
+			/** @type {EditorReport['panels'][number]} */
 			const seen = { node: panel.node, labels: [], missing: [], items: 0 };
 			report.panels.push(seen);
 			await step(panel.node, async () => {
-				await page.goto(`${url}/workflow/${workflow.id}/${nodeId(i + 1)}`);
+				await page.goto(`${url}/workflow/${saved.id}/${nodeId(i + 1)}`);
 				const ndv = page.locator('[data-test-id="ndv"]');
 				await ndv.locator('[data-test-id="node-parameters"]').waitFor();
 				seen.labels = await shownLabels(page);
@@ -309,18 +341,23 @@ async function checkEditor(options) {
 		await close();
 		if (workflow) {
 			// n8n 2.x deletes only archived workflows; 1.x has no archive.
-			await rest('POST', `/workflows/${workflow.id}/archive`).catch(() => {});
-			await rest('DELETE', `/workflows/${workflow.id}`).catch(() => {});
+			await api.send('POST', `/rest/workflows/${workflow.id}/archive`);
+			await api.send('DELETE', `/rest/workflows/${workflow.id}`);
 		}
 	}
 	return report;
 }
 
+/**
+ * @param {string[]} argv
+ * @returns {CheckOptions & { expectLabels: Record<string, string[]> }}
+ */
 function parseArgs(argv) {
+	/** @type {CheckOptions & { expectLabels: Record<string, string[]> }} */
 	const options = {
 		url: 'http://127.0.0.1:5678',
-		email: 'demo@example.com',
-		password: 'Demo-password-1',
+		email: OWNER.email,
+		password: OWNER.password,
 		outDir: '.demo/editor-check',
 		only: [],
 		expectLabels: {},
@@ -343,6 +380,7 @@ function parseArgs(argv) {
 }
 
 if (require.main === module) {
+	/** @param {string} line */
 	const log = (line) => process.stdout.write(`[editor-check] ${line}\n`);
 	Promise.resolve()
 		.then(() => checkEditor({ ...parseArgs(process.argv.slice(2)), log }))

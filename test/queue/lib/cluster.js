@@ -11,7 +11,13 @@
 const fs = require('fs');
 const path = require('path');
 const { freshEnv, installPackage, n8nCli, startN8n } = require('../../../tools/n8n');
-const { freePort, killGroup, sleep, startProcess } = require('../../../tools/processes');
+const { freePort, killGroup, poll, startProcess } = require('../../../tools/processes');
+
+/**
+ * @typedef {import('../../../tools/services').Postgres} Postgres
+ * @typedef {import('../../../tools/services').Redis} Redis
+ * @typedef {{ name: string, index: number, proc: import('../../../tools/processes').StartedProcess, healthPort: number, killed: boolean }} Worker
+ */
 
 /** The n8n versions of the suite: N8N_QUEUE_VERSIONS, or 2.8.4 and the newest of the e2e matrix. */
 function queueVersions() {
@@ -19,7 +25,10 @@ function queueVersions() {
 	return raw ? raw.split(',').map((version) => version.trim()).filter(Boolean) : ['2.8.4', '2.41.1'];
 }
 
-/** The settings of every process of the cluster (README, "Scaling out"). */
+/**
+ * The settings of every process of the cluster (README, "Scaling out").
+ * @param {{ redis: { host: string, port: number }, postgres: Postgres, database: string, prefix: string }} where
+ */
 function queueSettings({ redis, postgres, database, prefix }) {
 	return {
 		EXECUTIONS_MODE: 'queue',
@@ -37,20 +46,22 @@ function queueSettings({ redis, postgres, database, prefix }) {
 	};
 }
 
-/** The execution ids a worker's log says it started ("Worker started execution 12 (job 7)"). */
+/** The execution ids a worker's log says it started ("Worker started execution 12 (job 7)"). @param {string} logText */
 function startedExecutions(logText) {
 	return [...logText.matchAll(/Worker started execution (\d+) \(job/g)].map((match) => match[1]);
 }
 
-/** Waits until n8n has registered a production webhook for each path (its webhook_entity table). */
-async function waitForWebhooks(postgres, database, paths, timeoutMs = 120_000) {
-	const deadline = Date.now() + timeoutMs;
-	for (;;) {
+/**
+ * Waits until n8n has registered a production webhook for each path (its webhook_entity table).
+ * @param {Postgres} postgres
+ * @param {string} database
+ * @param {string[]} paths
+ */
+async function waitForWebhooks(postgres, database, paths) {
+	await poll(`webhooks registered: ${paths.join(', ')}`, async () => {
 		const registered = (await postgres.query(database, 'select "webhookPath" from webhook_entity')).map(([webhookPath]) => webhookPath);
-		if (paths.every((webhookPath) => registered.includes(webhookPath))) return;
-		if (Date.now() > deadline) throw new Error(`webhooks not registered within ${timeoutMs / 1000} s: ${paths.join(', ')}`);
-		await sleep(250);
-	}
+		return paths.every((webhookPath) => registered.includes(webhookPath));
+	}, { timeoutMs: 120_000 });
 }
 
 /**
@@ -58,8 +69,8 @@ async function waitForWebhooks(postgres, database, paths, timeoutMs = 120_000) {
  * main and the workers.
  * @param {{
  *   bin: string, version: string, tarball: string, workDir: string,
- *   redis: { host: string, port: number }, postgres: any,
- *   credentials: object[], workflows: Array<{ id: string, nodes: any[] }>, publish: string[],
+ *   redis: Redis, postgres: Postgres,
+ *   credentials: object[], workflows: import('../../../tools/workflows').Workflow[], publish: string[],
  *   workers?: number, concurrency?: number, log?: (line: string) => void,
  * }} options
  */
@@ -70,7 +81,9 @@ async function startCluster(options) {
 	const logDir = path.join(userFolder, 'logs');
 	fs.mkdirSync(logDir);
 	const settings = queueSettings({ ...options, database: name, prefix: `bull-${name}` });
+	/** @type {Record<string, number>} */
 	const timings = {};
+	/** @type {<T>(label: string, step: () => Promise<T>) => Promise<T>} */
 	const timed = async (label, step) => {
 		const started = Date.now();
 		const result = await step();
@@ -86,11 +99,13 @@ async function startCluster(options) {
 	const credentialFile = path.join(importDir, 'credentials.json');
 	fs.writeFileSync(credentialFile, JSON.stringify(options.credentials));
 	for (const wf of options.workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+	/** @param {string[]} args */
 	const cli = (args) => n8nCli(bin, args, userFolder, { extra: settings, timeoutMs: 300_000 });
 	await timed('database migrated, credentials imported', () => cli(['import:credentials', `--input=${credentialFile}`]));
 	await timed('workflows imported', () => cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]));
 	for (const id of options.publish) await timed(`workflow ${id} published`, () => cli(['publish:workflow', `--id=${id}`]));
 
+	/** @type {Worker[]} */
 	const workerProcs = [];
 	let workerCount = 0;
 
@@ -99,6 +114,7 @@ async function startCluster(options) {
 	 * connected). `ownUserFolder`: in a user folder of its own with the package installed, as a
 	 * new container from the same image would be (a worker that finds the event log of a dead
 	 * one in its user folder marks that one's executions as crashed when it starts).
+	 * @returns {Promise<Worker>}
 	 */
 	async function startWorker({ ownUserFolder = false } = {}) {
 		const index = ++workerCount;
@@ -117,38 +133,23 @@ async function startCluster(options) {
 		const proc = startProcess(bin, ['worker', `--concurrency=${concurrency}`], { env, logDir, name: `n8n-worker-${index}` });
 		const worker = { name: `worker-${index}`, index, proc, healthPort, killed: false };
 		workerProcs.push(worker);
-		let exited = false;
-		proc.exited.then(() => (exited = true));
-		const deadline = Date.now() + 240_000;
-		for (;;) {
-			if (exited) throw new Error(`n8n worker ${index} exited early:\n${proc.readStdout().slice(-4000)}\n${proc.readStderr().slice(-2000)}`);
-			if (Date.now() > deadline) throw new Error(`n8n worker ${index} was not ready within 240 s:\n${proc.readStdout().slice(-4000)}`);
-			if (proc.readStdout().includes('n8n worker is now ready')) {
-				try {
-					const response = await fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`);
-					if (response.ok) return worker;
-				} catch {}
-			}
-			await sleep(250);
-		}
+		const ready = () => fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`).then((response) => response.ok, () => false);
+		await poll(`n8n worker ${index}`, async () => proc.readStdout().includes('n8n worker is now ready') && ready(), { timeoutMs: 240_000, proc });
+		return worker;
 	}
 
-	const started = await timed(`main and ${workers} workers started`, () =>
+	const [mainStarted, ...workersStarted] = await timed(`main and ${workers} workers started`, () =>
 		Promise.allSettled([startN8n(bin, userFolder, { logDir, extra: settings }), ...Array.from({ length: workers }, () => startWorker())]),
 	);
-	const failed = started.find((result) => result.status === 'rejected');
-	if (failed) {
-		await Promise.all([
-			started[0].status === 'fulfilled' && started[0].value.stop(),
-			...workerProcs.map((worker) => worker.proc.stop(5_000)),
-		]);
-		throw failed.reason;
+	if (mainStarted.status === 'rejected' || workersStarted.some((result) => result.status === 'rejected')) {
+		await Promise.all([mainStarted.status === 'fulfilled' && mainStarted.value.stop(), ...workerProcs.map((worker) => worker.proc.stop(5_000))]);
+		throw [mainStarted, ...workersStarted].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))[0];
 	}
-	const main = started[0].value;
+	const main = mainStarted.value;
 	// n8n 2.41 registers the webhooks of published workflows shortly after it says it is ready.
 	const webhookPaths = options.workflows
 		.filter((wf) => options.publish.includes(wf.id))
-		.flatMap((wf) => wf.nodes.filter((node) => node.type === 'n8n-nodes-base.webhook').map((node) => node.parameters.path));
+		.flatMap((wf) => wf.nodes.filter((node) => node.type === 'n8n-nodes-base.webhook').map((node) => String(node.parameters.path)));
 	await timed('webhooks registered', () => waitForWebhooks(postgres, name, webhookPaths));
 
 	return {
@@ -161,16 +162,18 @@ async function startCluster(options) {
 		main,
 		workers: workerProcs,
 		startWorker,
+		/** @param {string} webhookPath */
 		webhookUrl: (webhookPath) => `${main.url}/webhook/${webhookPath}`,
 		/** Which worker each execution started on, from the workers' logs: { executionId: workerName }. */
 		executionsByWorker() {
+			/** @type {Record<string, string>} */
 			const byExecution = {};
 			for (const worker of workerProcs) {
 				for (const id of startedExecutions(worker.proc.readStdout())) byExecution[id] = worker.name;
 			}
 			return byExecution;
 		},
-		/** kill -9 of a worker's whole process group (n8n and its task runner), as when its machine dies. */
+		/** kill -9 of a worker's whole process group (n8n and its task runner), as when its machine dies. @param {Worker} worker */
 		async killWorker(worker) {
 			worker.killed = true;
 			killGroup(worker.proc.pid, 'SIGKILL');
@@ -189,5 +192,7 @@ async function startCluster(options) {
 		},
 	};
 }
+
+/** @typedef {Awaited<ReturnType<typeof startCluster>>} Cluster */
 
 module.exports = { queueSettings, queueVersions, startCluster, startedExecutions };

@@ -1,2 +1,0 @@
-/** Types of scripts/check-dist.js (the prepack check). */
-export function distProblems(root?: string): string[];

@@ -1,0 +1,37 @@
+'use strict';
+
+/** The repo's folder and its example workflows, for the tests, the demo, the benchmark and the scripts. */
+
+const fs = require('fs');
+const path = require('path');
+
+const REPO_ROOT = path.resolve(__dirname, '..');
+const EXAMPLES_DIR = path.join(REPO_ROOT, 'examples');
+
+/**
+ * One example workflow, as shipped.
+ * @param {string} file its name in examples/
+ * @returns {import('./workflows').Workflow}
+ */
+const readExample = (file) => JSON.parse(fs.readFileSync(path.join(EXAMPLES_DIR, file), 'utf8'));
+
+/** Every example workflow, by file name. */
+const readExamples = () =>
+	fs
+		.readdirSync(EXAMPLES_DIR)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map(readExample);
+
+/**
+ * The tables an example needs, as its sticky note gives them to the user (its ```sql block).
+ * @param {import('./workflows').Workflow} example
+ */
+function exampleSql(example) {
+	const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters.content;
+	const sql = /```sql\n([\s\S]*?)```/.exec(String(note ?? ''))?.[1];
+	if (!sql) throw new Error(`"${example.name}" has no SQL block in its note`);
+	return sql;
+}
+
+module.exports = { EXAMPLES_DIR, REPO_ROOT, exampleSql, readExample, readExamples };
