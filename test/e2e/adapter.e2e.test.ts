@@ -1,0 +1,150 @@
+/**
+ * The n8n adapter's inferences (nodes/VoiceAssistant/shared/request/n8nAdapter.ts and the wait in
+ * shared/clock.ts), each in real n8n on every version claimed, with the packed package:
+ * - each AI Agent tool call is a run of its own: asked for the same call twice in one agent run,
+ *   with Retry On Fail on, the tool places two calls (both agent set-ups);
+ * - items n8n skips do not hold back a run: under Continue On Fail, the last item's expression
+ *   fails; n8n 2.41 skips it and the node sends the others, 2.8 and 1.x end their loop (nothing sent);
+ * - Retry On Fail remembers the input item, not the request: a knowledge base titled with $now,
+ *   the connection cut after the service applied it, is created once;
+ * - the wait clears its timer when aborted, with the n8n-workflow of each version.
+ */
+import fs from 'fs';
+import path from 'path';
+import {
+	MAYA, expectSuccess, itemsNode, manualTrigger, outputOf, requestedVersions, simulatorCredential, useImportedN8n,
+	useSimulatorProcess, voiceAssistant, workflow, type NodeSpec,
+} from './helpers';
+import { AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
+import { instanceOf } from './session';
+import { runtimeEnv } from '../../tools/n8n';
+import { cleanEnv, runProcess } from '../../tools/processes';
+import { REPO_ROOT } from '../../tools/repo';
+import type { RecordedRequest } from '../simulator';
+
+const CALL_PATH = '/api/v1/playground/call';
+const KNOWLEDGE_BASE_PATH = '/api/v1/knowledgeBase/create';
+const EXPRESSION_ERROR = "Referenced node doesn't exist";
+/** n8n-core 2.39.4 and later skip an item whose parameters fail under Continue On Fail (see n8nAdapter.ts). */
+const LOOP_SKIPS_FAILED_ITEMS = (version: string) => {
+	const [major, minor, patch] = version.split('.').map(Number);
+	return major > 2 || (major === 2 && (minor > 39 || (minor === 39 && patch >= 4)));
+};
+
+const sim = useSimulatorProcess();
+const model = useFakeModel();
+
+const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
+
+const CALL = { assistant_id: MAYA, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_numbers: '+14155550101' };
+const startCall: NodeSpec = {
+	...tool('Start playground call', 'Has a voice assistant call a person.', {
+		resource: 'playgroundCall',
+		operation: 'start',
+		assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
+		dialerId: 'dialer-main',
+		firstName: fromAi('first_name', 'First name'),
+		lastName: fromAi('last_name', 'Last name'),
+		email: fromAi('email', 'Email address'),
+		phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
+	}),
+	retryOnFail: true,
+	maxTries: 3,
+	waitBetweenTries: 0,
+};
+
+const people = itemsNode(
+	'People',
+	Array.from({ length: 5 }, (_, i) => ({ i, first: 'Ada', last: `Lovelace s${i}`, email: `s${i}@example.com`, phone: `+1415${5_100_000 + i}` })),
+);
+const callEach = voiceAssistant(
+	'Call',
+	{
+		resource: 'playgroundCall',
+		operation: 'start',
+		assistant: { __rl: true, mode: 'id', value: MAYA },
+		dialerId: 'dialer-main',
+		firstName: '={{ $json.first }}',
+		lastName: '={{ $json.last }}',
+		email: '={{ $json.email }}',
+		// The last item's phone numbers name a node that does not exist.
+		phoneNumbers: "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}",
+	},
+	{ onError: 'continueRegularOutput' },
+);
+const createKnowledgeBase = voiceAssistant(
+	'Create',
+	{
+		resource: 'knowledgeBase',
+		operation: 'create',
+		title: "={{ 'FAQ ' + $now.toMillis() }}",
+		language: 'en',
+		qaInputMode: 'list',
+		questionsAndAnswers: { pairs: [{ question: 'When are you open?', answer: '9 to 5.' }] },
+	},
+	{ retryOnFail: true, maxTries: 3, waitBetweenTries: 50 },
+);
+
+describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
+	const { execute, requests } = useImportedN8n(sim, version, () => ({
+		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
+		workflows: [
+			...AGENT_SETUPS.map((setup, i) => agentWorkflow(`vaAdTwice${i}`, `e2e: the same call twice (${setup.label})`, setup, [manualTrigger()], 'Call Ada twice.', [startCall])),
+			workflow('vaAdSkipLast', "e2e: the last item's expression fails, Continue On Fail", [manualTrigger(), people, callEach, { name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} }]),
+			workflow('vaAdNowTitle', 'e2e: a $now title, Retry On Fail, cut after applying', [manualTrigger(), createKnowledgeBase]),
+		],
+	}));
+
+	test.each(AGENT_SETUPS.map((setup, i) => [setup.label, i] as const))(
+		'%s: the model asks for the same call twice, the tool has Retry On Fail: two calls are placed',
+		async (_label, i) => {
+			model().script([{ toolCalls: [{ name: 'Start_playground_call', arguments: CALL }] }, { toolCalls: [{ name: 'Start_playground_call', arguments: CALL }] }, { content: 'Maya called Ada twice.' }]);
+			expectSuccess(await execute(`vaAdTwice${i}`));
+			expect(model().remaining()).toBe(0);
+			const calls = posts(await requests(), CALL_PATH);
+			expect(calls.map((call) => [call.status, (call.body as { phone_number: string[] }).phone_number])).toEqual([
+				[200, ['+14155550101']],
+				[200, ['+14155550101']],
+			]);
+			expect((await sim().ledger()).applied.filter((entry) => entry.op === 'playground.call')).toHaveLength(2);
+		},
+	);
+
+	test("Continue On Fail, the last item's expression fails: the valid items are sent once each where n8n skips it, none where its loop ends", async () => {
+		const { status, run } = await execute('vaAdSkipLast');
+		const emails = posts(await requests(), CALL_PATH).map((call) => (call.body as { email: string }).email);
+		expect(status).toBe('success');
+		expect(outputOf(run, 'After')).toHaveLength(5);
+		const output = outputOf(run, 'Call');
+		if (LOOP_SKIPS_FAILED_ITEMS(version)) {
+			expect(emails.sort()).toEqual(['s0', 's1', 's2', 's3'].map((who) => `${who}@example.com`));
+			expect(output.map((item) => item.json.error ?? item.json.email)).toEqual(['s0', 's1', 's2', 's3'].map((who) => `${who}@example.com`).concat(EXPRESSION_ERROR));
+		} else {
+			expect(emails).toEqual([]);
+			expect(run.data.resultData.runData.Call[0].error?.message).toBe(EXPRESSION_ERROR);
+		}
+	});
+
+	test('Retry On Fail, a knowledge base titled with $now, the connection cut after the service applied it: one knowledge base', async () => {
+		await sim().failNext({ status: 0, afterApplying: true, method: 'POST', path: KNOWLEDGE_BASE_PATH });
+		const { status, run } = await execute('vaAdNowTitle');
+		expect(posts(await requests(), KNOWLEDGE_BASE_PATH)).toHaveLength(1);
+		expect((await sim().ledger()).applied.filter((entry) => entry.op === 'knowledgeBase.create')).toHaveLength(1);
+		expect(status).toBe('error');
+		expect(run.data.resultData.error?.description).toContain('may have received it');
+	});
+
+	test("an aborted wait ends at once and leaves no timer, with this version's n8n-workflow", async () => {
+		// The built clock, outside the repo so that `n8n-workflow` resolves to this n8n's own.
+		const dir = fs.mkdtempSync(path.join(process.env.VA_E2E_WORKDIR as string, `clock-${version}-`));
+		fs.copyFileSync(path.join(REPO_ROOT, 'dist', 'nodes', 'VoiceAssistant', 'shared', 'clock.js'), path.join(dir, 'clock.js'));
+		const script = `const { wait } = require('./clock.js');
+const controller = new AbortController();
+const waiting = wait(200000, controller.signal);
+setTimeout(() => controller.abort(), 20);
+waiting.then((waited) => setImmediate(() => console.log(JSON.stringify({ waited, timers: process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length }))));`;
+		const nodeModules = path.resolve(instanceOf(version).bin, '..', '..');
+		const result = await runProcess('node', ['-e', script], { cwd: dir, env: runtimeEnv(version, cleanEnv({ NODE_PATH: nodeModules })), timeoutMs: 30_000, name: 'clock-check' });
+		expect(JSON.parse(result.stdout.trim())).toEqual({ waited: false, timers: 0 });
+	});
+});
