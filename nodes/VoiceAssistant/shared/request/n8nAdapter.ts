@@ -5,12 +5,21 @@ import { clock, onAbort } from '../clock';
 import type { Run } from './run';
 
 /*
- * Every inference the node makes about n8n's declarative loop lives here. A declarative node
- * never sees a "run": n8n-core's RoutingNode.runNode (packages/core/src/execution-engine/
- * routing-node.ts, the same loop in n8n 1.123, 2.8 and 2.41) builds every item's request in one
- * loop, calling each item's preSend in the loop, and sends (the `pagination` request operation)
- * after it. What is read here, and why it holds on each version, is cited beside it; the e2e
- * suite (test/e2e/adapter.e2e.test.ts) checks each inference in real n8n 1.123.50, 2.8.4 and 2.41.1.
+ * Every inference the node makes about n8n's declarative loop lives here. The n8n-core code it
+ * relies on (dist/execution-engine/), the same in 1.123.50, 2.8.4 and 2.41.1 unless said:
+ * - routing-node.js RoutingNode.runNode: one loop over `(inputData.main ?? inputData.ai_tool)[0]`
+ *   calls each item's preSend (makeRequest runs up to its first await) and sends after it;
+ *   Batching's `await sleep(batchInterval)` is its only pause. From 2.39.4 on, a try/catch per item.
+ * - workflow-execute.js: Retry On Fail runs runNode again with the same executionData; Execute
+ *   Once cuts inputData to its first item before the context is made.
+ * - node-execution-context/utils/get-input-connection-data.js makeHandleToolInvocation: a tool
+ *   call inside an agent gets the agent's executeData, each of its tries `[[{ json: toolArgs }]]`;
+ *   requests-response.js: AI Agent 3 has the engine run each tool call as a node run of its own.
+ * - base-execute-context.js keeps `inputData` and `executeData` on every item's context; the
+ *   request helper (request-helper-functions.js, 2.41: request-helpers/authentication.js) aborts
+ *   a request on the context's getExecutionCancelSignal().
+ * test/n8nAdapter.test.ts (n8n-core 2.8.1 in process) and test/e2e/adapter.e2e.test.ts (real n8n,
+ * every version claimed) check them.
  */
 
 /** n8n's Batching (Request Options): this many items, then a pause. */
@@ -46,14 +55,10 @@ function loopInput(context: IExecuteSingleFunctions): LoopInput | undefined {
 }
 
 /**
- * The node run an item belongs to, the same object on every try of n8n's Retry On Fail:
- * - a node run that n8n's WorkflowExecute scheduled (a manual or scheduled execution, each pass of
- *   a loop, an AI Agent 3.x tool call that the engine runs as a node of its own): its execute data,
- *   which runNode passes unchanged to every try (workflow-execute.ts, the retry loop around runNode);
- * - a tool call inside an AI Agent's own run (makeHandleToolInvocation in get-input-connection-data.ts):
- *   n8n gives every call the agent's execute data, and each try of a call `[[{ json: toolArgs }]]`
- *   as its input, so the call's arguments object is what its tries share and other calls do not;
- * - otherwise (no known n8n) the loop's input object, which every item of one loop shares.
+ * The node run an item belongs to, the same object on every try of n8n's Retry On Fail: the execute
+ * data of a node run n8n scheduled (an execution, each pass of a loop, an AI Agent 3 tool call);
+ * for a tool call inside an agent's run, whose execute data is the agent's, the call's arguments
+ * object; otherwise (no known n8n) the loop's input, which every item of one loop shares.
  */
 export function nodeRunOf(context: IExecuteSingleFunctions): object {
 	const executeData = context.getExecuteData?.();
@@ -68,11 +73,7 @@ export function nodeRunOf(context: IExecuteSingleFunctions): object {
 	});
 }
 
-/**
- * The number of items n8n's loop goes through: runNode iterates
- * `(inputData.main ?? inputData.ai_tool)[0]`, already cut to the first item for Execute Once
- * (workflow-execute.ts, prepareConnectionInputData… executeOnce). A tool call is one item.
- */
+/** The number of items n8n's loop goes through (Execute Once already applied); a tool call is one. */
 function itemCount(context: IExecuteSingleFunctions): number {
 	const input = loopInput(context);
 	return (input?.main ?? input?.ai_tool)?.[0]?.length ?? 1;
@@ -117,10 +118,7 @@ export function readLoopItem(context: IExecuteSingleFunctions): LoopItem {
 	};
 }
 
-/**
- * The context an attempt sends through: n8n's request helper aborts the request on the signal it
- * reads from the context's getExecutionCancelSignal (request-helper-functions.ts, every version).
- */
+/** The context an attempt sends through: n8n's request helper aborts the request on its getExecutionCancelSignal(). */
 export function withCancelSignal<T extends IExecuteSingleFunctions>(context: T, signal: AbortSignal): T {
 	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
 }
