@@ -52,6 +52,7 @@ export class N8nSession {
 	/** The suite's ids of saved credentials and workflows → n8n's ids. */
 	private readonly credentialIds = new Map<string, string>();
 	private readonly workflowIds = new Map<string, string>();
+	/** What was saved, by n8n's id. */
 	private readonly saved = new Map<string, Workflow>();
 	private readonly logStart: [number, number];
 
@@ -66,13 +67,11 @@ export class N8nSession {
 		return this.instance.url;
 	}
 
-	/** Saves credentials (created the first time, updated after), under ids of n8n's choosing. */
+	/** Creates credentials, under ids of n8n's choosing (each once per session). */
 	async saveCredentials(credentials: CredentialSpec[]): Promise<void> {
 		for (const { id, ...credential } of credentials) {
-			const known = this.credentialIds.get(id);
-			const saved = known
-				? await this.api.call('PATCH', `/rest/credentials/${known}`, credential)
-				: await this.api.call('POST', '/rest/credentials', credential);
+			if (this.credentialIds.has(id)) throw new Error(`credential ${id} is saved already`);
+			const saved = await this.api.call('POST', '/rest/credentials', credential);
 			this.credentialIds.set(id, String(saved.id));
 		}
 	}
@@ -93,7 +92,7 @@ export class N8nSession {
 			saved = await this.api.call('PATCH', `/rest/workflows/${known}`, { ...definition, versionId });
 		} else saved = await this.api.call('POST', '/rest/workflows', { ...definition, active: false });
 		this.workflowIds.set(id, String(saved.id));
-		this.saved.set(id, workflow);
+		this.saved.set(String(saved.id), workflow);
 		return String(saved.id);
 	}
 
@@ -112,7 +111,7 @@ export class N8nSession {
 	 * Trigger (or `trigger`), and waits until it is over.
 	 */
 	async execute(workflowId: string, { trigger, timeoutMs = 240_000 }: { trigger?: string; timeoutMs?: number } = {}): Promise<RunResult> {
-		const start = trigger ?? this.saved.get(workflowId)?.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
+		const start = trigger ?? this.saved.get(this.idOf(workflowId))?.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
 		if (!start) throw new Error(`${workflowId} has no Manual Trigger to start from`);
 		const logAt = [sizeOf(this.instance.stdoutFile), sizeOf(this.instance.stderrFile)] as const;
 		const run = await this.api.runManually(this.idOf(workflowId), start, timeoutMs);

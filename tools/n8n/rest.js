@@ -2,9 +2,9 @@
 
 /**
  * n8n's REST API as its editor uses it, signed in as the owner: the one client of the e2e and
- * queue suites, the editor check, the demo and the benchmark. Answers are parsed JSON (or
- * text); `call` unwraps n8n's `{ data }` and fails on an error status. Paths are n8n's own,
- * from the root: '/rest/workflows', '/types/nodes.json'.
+ * queue suites, the editor check and the demo. Answers are parsed JSON (or text); `call`
+ * unwraps n8n's `{ data }` and fails on an error status. Paths are n8n's own, from the root:
+ * '/rest/workflows', '/types/nodes.json'.
  */
 
 const { poll } = require('../processes');
