@@ -2,12 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { createSimulator, type Simulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
-import {
-	API_KEY,
-	knowledgeBaseListParameters,
-	playgroundCallParameters,
-	segmentContactParameters,
-} from './helpers/fixtures';
+import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
 const sim = useSimulator();
 

@@ -12,17 +12,16 @@
 import fs from 'fs';
 import path from 'path';
 import {
-	MAYA, expectSuccess, itemsNode, manualTrigger, outputOf, requestedVersions, simulatorCredential, useImportedN8n,
-	useSimulatorProcess, voiceAssistant, workflow, type NodeSpec,
+	MAYA, expectSuccess, manualTrigger, outputOf, requestedVersions, simulatorCredential, useImportedN8n, useSimulatorProcess,
+	voiceAssistant, workflow,
 } from './helpers';
-import { AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
+import { AGENT_SETUPS, agentWorkflow, openAiCredential, startCallTool, useFakeModel } from './agents';
+import { callStart, callStarts, emailOf, people } from './calls';
 import { instanceOf } from './session';
 import { runtimeEnv } from '../../tools/n8n';
 import { cleanEnv, runProcess } from '../../tools/processes';
 import { REPO_ROOT } from '../../tools/repo';
-import type { RecordedRequest } from '../simulator';
 
-const CALL_PATH = '/api/v1/playground/call';
 const KNOWLEDGE_BASE_PATH = '/api/v1/knowledgeBase/create';
 const EXPRESSION_ERROR = "Referenced node doesn't exist";
 /** n8n-core 2.39.4 and later skip an item whose parameters fail under Continue On Fail (see n8nAdapter.ts). */
@@ -34,44 +33,10 @@ const LOOP_SKIPS_FAILED_ITEMS = (version: string) => {
 const sim = useSimulatorProcess();
 const model = useFakeModel();
 
-const posts = (requests: RecordedRequest[], path: string) => requests.filter((r) => r.method === 'POST' && r.path === path);
-
 const CALL = { assistant_id: MAYA, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_numbers: '+14155550101' };
-const startCall: NodeSpec = {
-	...tool('Start playground call', 'Has a voice assistant call a person.', {
-		resource: 'playgroundCall',
-		operation: 'start',
-		assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
-		dialerId: 'dialer-main',
-		firstName: fromAi('first_name', 'First name'),
-		lastName: fromAi('last_name', 'Last name'),
-		email: fromAi('email', 'Email address'),
-		phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-	}),
-	retryOnFail: true,
-	maxTries: 3,
-	waitBetweenTries: 0,
-};
-
-const people = itemsNode(
-	'People',
-	Array.from({ length: 5 }, (_, i) => ({ i, first: 'Ada', last: `Lovelace s${i}`, email: `s${i}@example.com`, phone: `+1415${5_100_000 + i}` })),
-);
-const callEach = voiceAssistant(
-	'Call',
-	{
-		resource: 'playgroundCall',
-		operation: 'start',
-		assistant: { __rl: true, mode: 'id', value: MAYA },
-		dialerId: 'dialer-main',
-		firstName: '={{ $json.first }}',
-		lastName: '={{ $json.last }}',
-		email: '={{ $json.email }}',
-		// The last item's phone numbers name a node that does not exist.
-		phoneNumbers: "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}",
-	},
-	{ onError: 'continueRegularOutput' },
-);
+const startCall = startCallTool({ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
+// The last item's phone numbers name a node that does not exist.
+const callEach = callStart({ onError: 'continueRegularOutput' }, "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}");
 const createKnowledgeBase = voiceAssistant(
 	'Create',
 	{
@@ -90,7 +55,7 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
 		workflows: [
 			...AGENT_SETUPS.map((setup, i) => agentWorkflow(`vaAdTwice${i}`, `e2e: the same call twice (${setup.label})`, setup, [manualTrigger()], 'Call Ada twice.', [startCall])),
-			workflow('vaAdSkipLast', "e2e: the last item's expression fails, Continue On Fail", [manualTrigger(), people, callEach, { name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} }]),
+			workflow('vaAdSkipLast', "e2e: the last item's expression fails, Continue On Fail", [manualTrigger(), people('s', 5), callEach, { name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} }]),
 			workflow('vaAdNowTitle', 'e2e: a $now title, Retry On Fail, cut after applying', [manualTrigger(), createKnowledgeBase]),
 		],
 	}));
@@ -101,7 +66,7 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 			model().script([{ toolCalls: [{ name: 'Start_playground_call', arguments: CALL }] }, { toolCalls: [{ name: 'Start_playground_call', arguments: CALL }] }, { content: 'Maya called Ada twice.' }]);
 			expectSuccess(await execute(`vaAdTwice${i}`));
 			expect(model().remaining()).toBe(0);
-			const calls = posts(await requests(), CALL_PATH);
+			const calls = callStarts(await requests());
 			expect(calls.map((call) => [call.status, (call.body as { phone_number: string[] }).phone_number])).toEqual([
 				[200, ['+14155550101']],
 				[200, ['+14155550101']],
@@ -112,7 +77,7 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 
 	test("Continue On Fail, the last item's expression fails: the valid items are sent once each where n8n skips it, none where its loop ends", async () => {
 		const { status, run } = await execute('vaAdSkipLast');
-		const emails = posts(await requests(), CALL_PATH).map((call) => (call.body as { email: string }).email);
+		const emails = callStarts(await requests()).map(emailOf);
 		expect(status).toBe('success');
 		expect(outputOf(run, 'After')).toHaveLength(5);
 		const output = outputOf(run, 'Call');
@@ -128,7 +93,7 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 	test('Retry On Fail, a knowledge base titled with $now, the connection cut after the service applied it: one knowledge base', async () => {
 		await sim().failNext({ status: 0, afterApplying: true, method: 'POST', path: KNOWLEDGE_BASE_PATH });
 		const { status, run } = await execute('vaAdNowTitle');
-		expect(posts(await requests(), KNOWLEDGE_BASE_PATH)).toHaveLength(1);
+		expect((await requests()).filter((r) => r.method === 'POST' && r.path === KNOWLEDGE_BASE_PATH)).toHaveLength(1);
 		expect((await sim().ledger()).applied.filter((entry) => entry.op === 'knowledgeBase.create')).toHaveLength(1);
 		expect(status).toBe('error');
 		expect(run.data.resultData.error?.description).toContain('may have received it');

@@ -15,7 +15,7 @@ import {
 } from './helpers';
 import {
 	AGENT, AGENT_SETUPS, MODEL, OPENAI_CREDENTIAL, OPENAI_KEY, agentWorkflow, fromAi, openAiCredential,
-	tool, useFakeModel,
+	startCallTool, tool, useFakeModel,
 } from './agents';
 import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
 
@@ -27,16 +27,7 @@ const listAssistants = tool('List assistants', 'Lists the voice assistants of th
 	operation: 'getAll',
 	returnAll: true,
 });
-const startCall = tool('Start playground call', 'Has a voice assistant call a person.', {
-	resource: 'playgroundCall',
-	operation: 'start',
-	assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
-	dialerId: 'dialer-main',
-	firstName: fromAi('first_name', 'First name'),
-	lastName: fromAi('last_name', 'Last name'),
-	email: fromAi('email', 'Email address'),
-	phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-});
+const startCall = startCallTool();
 const updateContact = tool('Update contact', 'Updates a contact of a segment.', {
 	resource: 'segmentContact',
 	operation: 'update',

@@ -80,3 +80,18 @@ export function agentWorkflow(id: string, name: string, setup: AgentSetup, befor
 	for (const each of tools) wf.connections[each.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
 	return wf;
 }
+
+/** Playground Call → Start as a tool: every field from the model ($fromAI). */
+export const startCallTool = (extra: Partial<NodeSpec> = {}): NodeSpec => ({
+	...tool('Start playground call', 'Has a voice assistant call a person.', {
+		resource: 'playgroundCall',
+		operation: 'start',
+		assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
+		dialerId: 'dialer-main',
+		firstName: fromAi('first_name', 'First name'),
+		lastName: fromAi('last_name', 'Last name'),
+		email: fromAi('email', 'Email address'),
+		phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
+	}),
+	...extra,
+});

@@ -6,48 +6,13 @@
  * rings, so "once" means once.
  */
 import {
-	MAYA, itemsNode, manualTrigger, outputOf, pairedIndex, requestedVersions, simulatorCredential,
-	useImportedN8n, useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
+	MAYA, itemsNode, manualTrigger, outputOf, pairedIndex, requestedVersions, simulatorCredential, useImportedN8n,
+	useSimulatorProcess, workflow, type Workflow,
 } from './helpers';
+import { CALL_PATH, callStart, callStarts, emailOf, people } from './calls';
 import { AGENT, AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
-import type { RecordedRequest } from '../simulator';
 import { toolResults, type Reply } from '../../tools/fake-openai';
 import type { N8nRun } from '../../tools/n8n';
-
-const CALL_PATH = '/api/v1/playground/call';
-
-/** Call items: person `${prefix}${i}` with their own email and phone number; `i` is the item's index. */
-const people = (prefix: string, count: number) =>
-	itemsNode(
-		'People',
-		Array.from({ length: count }, (_, i) => ({
-			i,
-			first: 'Ada',
-			last: `Lovelace ${prefix}${i}`,
-			email: `${prefix}${i}@example.com`,
-			phone: `+1415${String(5_000_000 + i)}`,
-		})),
-	);
-
-const callStart = (extra: Partial<WorkflowNode> = {}, phoneNumbers = '={{ $json.phone }}') =>
-	voiceAssistant(
-		'Call',
-		{
-			resource: 'playgroundCall',
-			operation: 'start',
-			assistant: { __rl: true, mode: 'id', value: MAYA },
-			dialerId: 'dialer-main',
-			firstName: '={{ $json.first }}',
-			lastName: '={{ $json.last }}',
-			email: '={{ $json.email }}',
-			phoneNumbers,
-			options: {},
-		},
-		extra,
-	);
-
-const callStarts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST' && r.path === CALL_PATH);
-const emailOf = (request: { body: unknown }) => (request.body as { email?: string } | undefined)?.email ?? '?';
 
 /** How many times each person appears, e.g. { 'q0@example.com': 3 }. */
 function countsByEmail(entries: Array<{ body: unknown }>): Record<string, number> {
