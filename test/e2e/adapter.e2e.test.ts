@@ -7,13 +7,15 @@
  *   fails; n8n 2.41 skips it and the node sends the others, 2.8 and 1.x end their loop (nothing sent);
  * - Retry On Fail remembers the input item, not the request: a knowledge base titled with $now,
  *   the connection cut after the service applied it, is created once;
+ * - each node run is a run of its own: Loop Over Items and two input branches run the node several
+ *   times in one execution, Batching pauses n8n's loop; each person is called once;
  * - the wait clears its timer when aborted, with the n8n-workflow of each version.
  */
 import fs from 'fs';
 import path from 'path';
 import {
 	MAYA, expectSuccess, manualTrigger, outputOf, requestedVersions, simulatorCredential, useImportedN8n, useSimulatorProcess,
-	voiceAssistant, workflow,
+	voiceAssistant, workflow, type Workflow,
 } from './helpers';
 import { AGENT_SETUPS, agentWorkflow, openAiCredential, startCallTool, useFakeModel } from './agents';
 import { callStart, callStarts, emailOf, people } from './calls';
@@ -36,7 +38,30 @@ const model = useFakeModel();
 const CALL = { assistant_id: MAYA, first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_numbers: '+14155550101' };
 const startCall = startCallTool({ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
 // The last item's phone numbers name a node that does not exist.
-const callEach = callStart({ onError: 'continueRegularOutput' }, "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}");
+const FAILS_AT_ITEM_4 = "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}";
+const callEach = callStart({ onError: 'continueRegularOutput' }, FAILS_AT_ITEM_4);
+/** Call with n8n's Batching: 2 items, then a 300 ms pause (Request Options). */
+const batchedCall = (phoneNumbers?: string) => {
+	const node = callStart({}, phoneNumbers);
+	return { ...node, parameters: { ...node.parameters, requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 300 } } } } };
+};
+
+/** Manual → People → Loop Over Items (2 at a time) → Call → back to the loop. */
+function loopOverItems(): Workflow {
+	const wf = workflow('vaAdLoop', 'e2e: Loop Over Items', [manualTrigger(), people('l', 5), { name: 'Loop', type: 'n8n-nodes-base.splitInBatches', typeVersion: 3, parameters: { batchSize: 2, options: {} } }, callStart()]);
+	wf.connections.Loop = { main: [[], [{ node: 'Call', type: 'main', index: 0 }]] };
+	wf.connections.Call = { main: [[{ node: 'Loop', type: 'main', index: 0 }]] };
+	return wf;
+}
+
+/** Manual → two sources of people → Call: n8n runs Call once per branch. */
+function twoBranches(): Workflow {
+	const wf = workflow('vaAdBranches', 'e2e: two input branches', [manualTrigger(), { ...people('b', 2), name: 'People B' }, { ...people('c', 3), name: 'People C' }, callStart()], ['People B', 'People C']);
+	wf.connections['People B'] = { main: [[{ node: 'Call', type: 'main', index: 0 }]] };
+	wf.connections['People C'] = { main: [[{ node: 'Call', type: 'main', index: 0 }]] };
+	return wf;
+}
+
 const createKnowledgeBase = voiceAssistant(
 	'Create',
 	{
@@ -57,6 +82,10 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 			...AGENT_SETUPS.map((setup, i) => agentWorkflow(`vaAdTwice${i}`, `e2e: the same call twice (${setup.label})`, setup, [manualTrigger()], 'Call Ada twice.', [startCall])),
 			workflow('vaAdSkipLast', "e2e: the last item's expression fails, Continue On Fail", [manualTrigger(), people('s', 5), callEach, { name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} }]),
 			workflow('vaAdNowTitle', 'e2e: a $now title, Retry On Fail, cut after applying', [manualTrigger(), createKnowledgeBase]),
+			loopOverItems(),
+			twoBranches(),
+			workflow('vaAdBatching', 'e2e: Batching', [manualTrigger(), people('t', 5), batchedCall()]),
+			workflow('vaAdBatchFail', "e2e: Batching, the last item's expression fails", [manualTrigger(), people('u', 5), batchedCall(FAILS_AT_ITEM_4)]),
 		],
 	}));
 
@@ -97,6 +126,25 @@ describe.each(requestedVersions())('n8n %s: the n8n adapter', (version) => {
 		expect((await sim().ledger()).applied.filter((entry) => entry.op === 'knowledgeBase.create')).toHaveLength(1);
 		expect(status).toBe('error');
 		expect(run.data.resultData.error?.description).toContain('may have received it');
+	});
+
+	test.each([
+		['Loop Over Items, 2 at a time (3 runs of the node)', 'vaAdLoop', 'l', 5],
+		['two input branches (a run of the node per branch)', 'vaAdBranches', 'b', 2],
+		["Batching, 2 items per 300 ms (n8n's loop pauses)", 'vaAdBatching', 't', 5],
+	])('%s: each person is called once', async (_name, id, prefix, count) => {
+		expectSuccess(await execute(id));
+		const emails = callStarts(await requests()).map(emailOf);
+		const expected = Array.from({ length: count }, (_, i) => `${prefix}${i}@example.com`);
+		if (id === 'vaAdBranches') expected.push('c0@example.com', 'c1@example.com', 'c2@example.com');
+		expect(emails.sort()).toEqual(expected.sort());
+	});
+
+	test("Batching, the last item's expression fails without Continue On Fail: nothing is sent", async () => {
+		const { status } = await execute('vaAdBatchFail');
+		expect(status).toBe('error');
+		await new Promise((resolve) => setTimeout(resolve, 2000)); // past the pause that tells n8n's loop is over
+		expect(callStarts(await requests())).toEqual([]);
 	});
 
 	test("an aborted wait ends at once and leaves no timer, with this version's n8n-workflow", async () => {

@@ -17,7 +17,7 @@ type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
  * test/clock.test.ts and the e2e suite.
  */
 const { sleepWithAbort, sleep } = n8nWorkflow as unknown as { sleepWithAbort?: Sleep; sleep: Sleep };
-const clearingSleep: Sleep = typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep;
+const clearingSleep: Sleep | undefined = typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep.length >= 2 ? sleep : undefined;
 
 /** Callbacks to run when a signal aborts: one listener per signal, however many wait on it. */
 const wakers = new WeakMap<AbortSignal, Set<() => void>>();
@@ -41,8 +41,9 @@ async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	// A signal of its own, so that thousands of waits add one listener to the run's.
 	const own = new AbortController();
 	const forget = onAbort(signal, () => own.abort());
-	// The race ends the wait on abort even where the host's sleep would not (none known).
-	await Promise.race([clearingSleep(ms, own.signal).catch(() => undefined), new Promise<void>((resolve) => onAbort(own.signal, resolve))]);
+	if (clearingSleep) await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
+	// A host whose sleep takes no signal (none known): the wait still ends on abort, its timer runs out.
+	else await new Promise<void>((resolve) => void [onAbort(own.signal, resolve), sleep(ms).then(resolve)]);
 	forget();
 }
 

@@ -40,14 +40,13 @@ export interface LoopItem {
 	skipsFailedItems: boolean;
 	/** Aborted when the execution is cancelled. */
 	cancelSignal: AbortSignal | undefined;
-	/** The node runs as an AI Agent's tool. */
 	asTool: boolean;
 	/** A failed item becomes an output item (Continue On Fail, or a tool) instead of failing the node. */
 	failuresBecomeItems: boolean;
 	retryOnFail: boolean;
 }
 
-/** What n8n passes its loop: `inputData` of the item's context (a private field in every version). */
+/** `inputData` of the item's context (a private field in every version). */
 type LoopInput = { main?: Array<Array<{ json?: unknown }>>; ai_tool?: Array<Array<{ json?: unknown }>> };
 
 function loopInput(context: IExecuteSingleFunctions): LoopInput | undefined {

@@ -7,7 +7,7 @@ import { readApiTarget, type ApiTarget } from '../target';
 import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
 import { AnswerFeedback } from './answerFeedback';
 import { ConcurrencyLimit } from './concurrencyLimit';
-import { Limiter } from './limiter';
+import { Deadlines, Limiter } from './limiter';
 import type { ItemLoop } from './n8nAdapter';
 import type { NodeError, TriesMemory } from './triesMemory';
 
@@ -32,6 +32,11 @@ export class Run {
 	readonly signal: AbortSignal = this.controller.signal;
 
 	readonly limiter: Limiter;
+
+	/** Aborted when the run ends, not by a stop: the deadlines of attempts still in flight hold. */
+	private readonly over = new AbortController();
+
+	readonly deadlines = new Deadlines(this.over.signal);
 
 	private readonly limit: ConcurrencyLimit | undefined;
 
@@ -169,6 +174,7 @@ export class Run {
 		if (this.ending) return;
 		this.ending = ending;
 		this.controller.abort();
+		this.over.abort();
 		this.stopListening();
 		if (this.pace) leaveAccountPace(this.pace, this);
 		const skipped = this.loop.total - this.loop.preparedCount;

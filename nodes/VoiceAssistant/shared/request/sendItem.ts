@@ -90,7 +90,7 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
 		if (run.signal.aborted) return { outcome: notSent(send) };
 		let failure: HttpFailure;
-		const deadline = new AbortController();
+		const deadline = { passed: false };
 		try {
 			const items = await attemptRequest(send, deadline);
 			run.answered(undefined);
@@ -100,7 +100,7 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
 				run.answered(undefined); // from our response hooks: the service did answer
 				return { outcome: stopOn(send, { error: caught }) };
 			}
-			failure = readHttpFailure(caught, deadline.signal.aborted);
+			failure = readHttpFailure(caught, deadline.passed);
 		}
 		run.answered(failure.kind);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
@@ -125,14 +125,12 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
  */
-async function attemptRequest({ context, item, target, request }: ItemSend, deadline: AbortController): Promise<INodeExecutionData[]> {
+async function attemptRequest({ context, item, run, target, request }: ItemSend, deadline: { passed: boolean }): Promise<INodeExecutionData[]> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
 	const forget = item.cancelSignal ? onAbort(item.cancelSignal, () => abort.abort()) : () => undefined;
-	const done = new AbortController();
-	void clock.sleep(Number(request.options.timeout) || 300_000, done.signal).then(() => {
-		if (done.signal.aborted) return;
-		deadline.abort();
+	const settle = run.deadlines.start(Number(request.options.timeout) || 300_000, () => {
+		deadline.passed = true;
 		abort.abort();
 	});
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
@@ -151,7 +149,7 @@ async function attemptRequest({ context, item, target, request }: ItemSend, dead
 		}
 		return items;
 	} finally {
-		done.abort();
+		settle();
 		forget();
 	}
 }
