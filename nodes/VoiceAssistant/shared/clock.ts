@@ -10,7 +10,7 @@ export interface Clock {
 type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /**
- * The host n8n's timers (a node may not call setTimeout). n8n-workflow 1.x and 2.8 export
+ * The host n8n's timers (a community node may not arm its own). n8n-workflow 1.x and 2.8 export
  * `sleepWithAbort(ms, signal)`; from 2.39 on, n8n-workflow re-exports `@n8n/utils/sleep`, whose
  * `sleep(ms, signal)` takes the signal instead. Both clear their timer when the signal aborts and
  * then reject; 2.8's `sleep(ms)` ignores a second argument. Checked on each n8n version by
