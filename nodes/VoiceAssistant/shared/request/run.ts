@@ -95,10 +95,6 @@ export class Run {
 		return this.ending === 'cancelled';
 	}
 
-	get ended(): boolean {
-		return this.ending !== undefined;
-	}
-
 	get abandoned(): boolean {
 		return this.ending === 'abandoned';
 	}
@@ -127,7 +123,7 @@ export class Run {
 	}
 
 	/** In automatic mode, a run that sends takes turns at its account's pace until it ends. */
-	joinPace(account: string): void {
+	private joinPace(account: string): void {
 		if (this.limit && !this.ending && !this.pace) this.pace = joinAccountPace(account, this);
 	}
 
