@@ -41,7 +41,10 @@ export interface LoopItem {
 	/** Aborted when the execution is cancelled. */
 	cancelSignal: AbortSignal | undefined;
 	asTool: boolean;
-	/** A failed item becomes an output item (Continue On Fail, or a tool) instead of failing the node. */
+	/**
+	 * A failed item becomes an output item instead of failing the node: under Continue On Fail, and
+	 * for a tool (a thrown error reaches an AI Agent 2.x's model as an empty answer, and ends a 3.x's run).
+	 */
 	failuresBecomeItems: boolean;
 	retryOnFail: boolean;
 }
@@ -188,8 +191,8 @@ export class ItemLoop {
 /** The run that item 0 began last, per node run. */
 const latestRun = new WeakMap<object, Run>();
 
-/** The run each item's request belongs to, from its preSend to its send step. */
-const runOfRequest = new WeakMap<object, Run>();
+/** Each item's request, from its preSend to its send step: its run, and the item as preSend read it. */
+const runOfRequest = new WeakMap<object, { run: Run; item: LoopItem }>();
 
 /**
  * Called from every item's preSend: n8n prepares a node run's items in order, item 0 first. Item
@@ -204,13 +207,14 @@ export function joinRun(context: IExecuteSingleFunctions, request: object, start
 		run = start(item, new ItemLoop(item.itemCount, readBatching(context), item.skipsFailedItems, item.cancelSignal));
 		latestRun.set(item.nodeRun, run);
 	}
-	runOfRequest.set(request, run);
-	return { run, item };
+	const joined = { run, item };
+	runOfRequest.set(request, joined);
+	return joined;
 }
 
-/** The run of a request that went through preSend (every operation's routing has one). */
+/** The run of a request that went through preSend (every operation's routing has one), and its item. */
 export function runOf(context: IExecuteSingleFunctions, request: object): { run: Run; item: LoopItem } {
-	const run = runOfRequest.get(request);
-	if (!run) throw new NodeOperationError(context.getNode(), 'The request skipped the node\'s preparation', { itemIndex: context.getItemIndex() });
-	return { run, item: readLoopItem(context) };
+	const joined = runOfRequest.get(request);
+	if (!joined) throw new NodeOperationError(context.getNode(), 'The request skipped the node\'s preparation', { itemIndex: context.getItemIndex() });
+	return joined;
 }
