@@ -14,7 +14,9 @@ for (const file of process.argv.slice(2)) {
 	passed += report.numPassedTests;
 	failed += report.numFailedTests;
 	suitesFailed += report.numFailedTestSuites;
-	console.log(`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`);
+	console.log(
+		`${file}: ${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests} skipped`,
+	);
 }
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 || suitesFailed > 0 ? 1 : 0);

@@ -11,11 +11,15 @@ const fs = require('fs');
 const path = require('path');
 
 const argv = process.argv.slice(2);
-const output = argv.find((arg) => arg.endsWith('.svg')) ?? path.join(__dirname, '..', 'docs', 'images', 'bench.svg');
+const output =
+	argv.find((arg) => arg.endsWith('.svg')) ??
+	path.join(__dirname, '..', 'docs', 'images', 'bench.svg');
 const given = argv.filter((arg) => arg.endsWith('.json'));
-const inputs = (given.length ? given : ['latest.json', 'defaults.json'].map((name) => path.join(__dirname, 'results', name))).filter(
-	(file) => fs.existsSync(file),
-);
+const inputs = (
+	given.length
+		? given
+		: ['latest.json', 'defaults.json'].map((name) => path.join(__dirname, 'results', name))
+).filter((file) => fs.existsSync(file));
 if (inputs.length === 0) throw new Error('No benchmark results: run npm run bench first');
 
 /** @type {Map<string, import('./run').Row>} */
@@ -23,13 +27,22 @@ const byKey = new Map();
 const machines = [];
 for (const file of inputs) {
 	const { machine, load, rows } = JSON.parse(fs.readFileSync(file, 'utf8'));
-	machines.push(load ? `${machine}; ${load.replace('Load average (1, 5, 15 min): ', 'load ')}` : machine);
+	machines.push(
+		load ? `${machine}; ${load.replace('Load average (1, 5, 15 min): ', 'load ')}` : machine,
+	);
 	for (const row of rows) byKey.set(`${row.name}|${row.count}`, row);
 }
-const rows = [...byKey.values()].filter((row) => !row.name.startsWith('simulator') && !row.name.includes('chaos'));
+const rows = [...byKey.values()].filter(
+	(row) => !row.name.startsWith('simulator') && !row.name.includes('chaos'),
+);
 
 /** @param {import('./run').Row} row */
-const toBar = (row) => ({ label: row.name, value: row.result.requestsPerSec, applied: row.result.applied, count: row.count });
+const toBar = (row) => ({
+	label: row.name,
+	value: row.result.requestsPerSec,
+	applied: row.result.applied,
+	count: row.count,
+});
 const groups = [
 	{ title: '10,000 contact updates', bars: rows.filter((row) => row.count === 10_000).map(toBar) },
 	{

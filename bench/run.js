@@ -30,8 +30,15 @@ const path = require('path');
  */
 // @ts-expect-error autocannon has no type declarations
 const autocannon = require('autocannon');
-const { buildAndPack, ensureN8n, importIntoN8n, installPackage, n8nCli, parseExecuteOutput, executeWorkflowProcess } =
-	require('../tools/n8n');
+const {
+	buildAndPack,
+	ensureN8n,
+	importIntoN8n,
+	installPackage,
+	n8nCli,
+	parseExecuteOutput,
+	executeWorkflowProcess,
+} = require('../tools/n8n');
 const { startSimulatorProcess } = require('../tools/simulator-process');
 const { startPostgres } = require('../tools/services');
 const { sleep } = require('../tools/processes');
@@ -132,7 +139,10 @@ async function executeMeasured(ctx, id, timeoutMs) {
 	const peakRss = ctx.stopRss?.();
 	const processMs = Date.now() - started;
 	const run = parseExecuteOutput(result.stdout);
-	if (!run) throw new Error(`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`);
+	if (!run)
+		throw new Error(
+			`${id}: no run data (code ${result.code})\n${result.stdout.slice(-2000)}\n${result.stderr.slice(-2000)}`,
+		);
 	return { run, result, peakRss, processMs };
 }
 
@@ -165,25 +175,42 @@ async function served(sim, count, wallMs) {
  * @returns {Promise<Figures>}
  */
 async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
-	const workflow = benchWorkflow({ id, target, count, apiKey: API_KEY, baseUrl: sim.url, options, shape });
+	const workflow = benchWorkflow({
+		id,
+		target,
+		count,
+		apiKey: API_KEY,
+		baseUrl: sim.url,
+		options,
+		shape,
+	});
 	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
 	await sim.reset();
 	const { run, result, peakRss, processMs } = await executeMeasured(ctx, id, 30 * 60_000);
 	const task = run.data.resultData.runData[TARGET]?.[0];
-	if (!task) throw new Error(`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`);
+	if (!task)
+		throw new Error(
+			`${id}: the target node did not run: ${JSON.stringify(run.data.resultData.error)}`,
+		);
 	const items = task.data?.main?.[0] ?? [];
-	const errors = items.map((item) => item.json?.error ?? item.error?.message ?? item.error).filter((error) => error !== undefined);
+	const errors = items
+		.map((item) => item.json?.error ?? item.error?.message ?? item.error)
+		.filter((error) => error !== undefined);
 	const failed = errors.length;
 	// Why items failed, by kind: a cut connection, or the status the service answered.
 	/** @type {Record<string, number>} */
 	const failures = {};
 	for (const error of errors) {
 		const text = String(error);
-		const kind = /dropped|reset|hang up/i.test(text) ? 'cut connection' : (/HTTP (\d{3})/.exec(text)?.[1] ?? 'other');
+		const kind = /dropped|reset|hang up/i.test(text)
+			? 'cut connection'
+			: (/HTTP (\d{3})/.exec(text)?.[1] ?? 'other');
 		failures[kind] = (failures[kind] ?? 0) + 1;
 	}
 	const wallMs = task.executionTime ?? 0;
-	const summaryLine = `${result.stdout}\n${result.stderr}`.split('\n').find((line) => line.includes('": done: '));
+	const summaryLine = `${result.stdout}\n${result.stderr}`
+		.split('\n')
+		.find((line) => line.includes('": done: '));
 	return {
 		wallMs,
 		processMs,
@@ -208,12 +235,22 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 async function workflowRow(ctx, sim, { id, count }) {
 	await sim.reset();
 	const { run, peakRss, processMs } = await executeMeasured(ctx, id, 60 * 60_000);
-	if (run.data.resultData.error) throw new Error(`${id}: the execution failed: ${JSON.stringify(run.data.resultData.error).slice(0, 2000)}`);
+	if (run.data.resultData.error)
+		throw new Error(
+			`${id}: the execution failed: ${JSON.stringify(run.data.resultData.error).slice(0, 2000)}`,
+		);
 	const wallMs = Object.values(run.data.resultData.runData)
 		.flat()
 		.reduce((sum, task) => sum + (task.executionTime ?? 0), 0);
 	const figures = await served(sim, count, wallMs);
-	return { wallMs, processMs, ...figures, peakRss, succeeded: figures.applied, failed: count - figures.applied };
+	return {
+		wallMs,
+		processMs,
+		...figures,
+		peakRss,
+		succeeded: figures.applied,
+		failed: count - figures.applied,
+	};
 }
 
 /**
@@ -230,11 +267,22 @@ async function chainRows(sim, ctx, record) {
 		await postgres.createDatabase(database);
 		const { host, port, user, password } = postgres;
 		await importIntoN8n(ctx.bin, ctx.userFolder, {
-			credentials: [{ ...CREDENTIALS.postgres, type: 'postgres', data: { host, port, database, user, password, ssl: 'disable' } }],
-			workflows: [...exampleForCli('postgres-contacts-sync.json', 'benchChain'), ...exampleForCli('postgres-contacts-sync-paged.json', 'benchPaged')],
+			credentials: [
+				{
+					...CREDENTIALS.postgres,
+					type: 'postgres',
+					data: { host, port, database, user, password, ssl: 'disable' },
+				},
+			],
+			workflows: [
+				...exampleForCli('postgres-contacts-sync.json', 'benchChain'),
+				...exampleForCli('postgres-contacts-sync-paged.json', 'benchPaged'),
+			],
 		});
 		// n8n 2.x runs a sub-workflow outside the editor only when it is published (1.x: active).
-		const publish = N8N_VERSION.startsWith('1.') ? ['update:workflow', `--id=${PAGED_SUB_ID}`, '--active=true'] : ['publish:workflow', `--id=${PAGED_SUB_ID}`];
+		const publish = N8N_VERSION.startsWith('1.')
+			? ['update:workflow', `--id=${PAGED_SUB_ID}`, '--active=true']
+			: ['publish:workflow', `--id=${PAGED_SUB_ID}`];
 		await n8nCli(ctx.bin, publish, ctx.userFolder);
 		await postgres.query(database, exampleSql(readExample('postgres-contacts-sync.json')));
 		/** @param {number} count */
@@ -247,17 +295,31 @@ async function chainRows(sim, ctx, record) {
 				 FROM generate_series(1, ${count}) AS i`,
 			);
 		};
-		const synced = async () => Number((await postgres.query(database, 'SELECT count(*) FROM contacts WHERE synced_version = updated_at'))[0][0]);
+		const synced = async () =>
+			Number(
+				(
+					await postgres.query(
+						database,
+						'SELECT count(*) FROM contacts WHERE synced_version = updated_at',
+					)
+				)[0][0],
+			);
 		await setSimulator(sim, {});
 		const count = 10_000;
-		await record('Voice Assistant alone (Code node → Segment Contact → Update, Map Automatically)', count, () =>
-			n8nRow(ctx, sim, { id: 'chainAlone', target: 'ours', count }),
+		await record(
+			'Voice Assistant alone (Code node → Segment Contact → Update, Map Automatically)',
+			count,
+			() => n8nRow(ctx, sim, { id: 'chainAlone', target: 'ours', count }),
 		);
 		await fill(count);
-		await record('PostgreSQL → Segment Contact → Update → PostgreSQL write-back (postgres-contacts-sync.json)', count, async () => {
-			const result = await workflowRow(ctx, sim, { id: 'benchChain', count });
-			return { ...result, synced: await synced() };
-		});
+		await record(
+			'PostgreSQL → Segment Contact → Update → PostgreSQL write-back (postgres-contacts-sync.json)',
+			count,
+			async () => {
+				const result = await workflowRow(ctx, sim, { id: 'benchChain', count });
+				return { ...result, synced: await synced() };
+			},
+		);
 		if (args.has('--big')) {
 			const big = 100_000;
 			await fill(big);
@@ -266,10 +328,14 @@ async function chainRows(sim, ctx, record) {
 				return { ...result, synced: await synced() };
 			});
 			await fill(big);
-			await record('100,000 rows a page of 1,000 at a time, each page its own execution (postgres-contacts-sync-paged.json)', big, async () => {
-				const result = await workflowRow(ctx, sim, { id: 'benchPaged', count: big });
-				return { ...result, synced: await synced() };
-			});
+			await record(
+				'100,000 rows a page of 1,000 at a time, each page its own execution (postgres-contacts-sync-paged.json)',
+				big,
+				async () => {
+					const result = await workflowRow(ctx, sim, { id: 'benchPaged', count: big });
+					return { ...result, synced: await synced() };
+				},
+			);
 		}
 	} finally {
 		await postgres.stop();
@@ -292,7 +358,9 @@ function chainReport(rows) {
 		);
 	}
 	if (oneRun) {
-		lines.push(`One run, 100,000 rows: ${num(oneRun.wallMs / 1000, 1)} s, peak RSS ${mb(oneRun.peakRss)}, ${oneRun.applied} applied, ${oneRun.synced} rows marked synced`);
+		lines.push(
+			`One run, 100,000 rows: ${num(oneRun.wallMs / 1000, 1)} s, peak RSS ${mb(oneRun.peakRss)}, ${oneRun.applied} applied, ${oneRun.synced} rows marked synced`,
+		);
 	}
 	if (paged) {
 		lines.push(
@@ -324,7 +392,8 @@ function table(rows) {
 /** @param {Row[]} rows */
 function ratios(rows) {
 	/** @param {string} name @param {number} count */
-	const find = (name, count) => rows.find((row) => row.name === name && row.count === count)?.result;
+	const find = (name, count) =>
+		rows.find((row) => row.name === name && row.count === count)?.result;
 	const lines = [];
 	for (const count of [...new Set(rows.map((row) => row.count))]) {
 		const http = find('HTTP Request node', count);
@@ -335,18 +404,28 @@ function ratios(rows) {
 		lines.push(
 			`N = ${count}: throughput ours / HTTP Request = ${num(ours.requestsPerSec / http.requestsPerSec, 2)}×; ` +
 				`per-item time ours / probe floor = ${num(ours.msPerItem / probe.msPerItem, 2)}×` +
-				(manual?.msPerItem ? ` (expressions per field: ${num(manual.msPerItem / probe.msPerItem, 2)}×)` : '') +
+				(manual?.msPerItem
+					? ` (expressions per field: ${num(manual.msPerItem / probe.msPerItem, 2)}×)`
+					: '') +
 				`; peak RSS ours / HTTP Request = ${ours.peakRss && http.peakRss ? num(ours.peakRss / http.peakRss, 2) : '—'}×`,
 		);
 	}
-	const slowHttp = find('HTTP Request node, 50 ms latency', 10_000) ?? find('HTTP Request node, 50 ms latency', 1_000);
-	const slowOurs = rows.find((row) => row.name === 'Voice Assistant, 50 ms latency, 50 concurrent')?.result;
+	const slowHttp =
+		find('HTTP Request node, 50 ms latency', 10_000) ??
+		find('HTTP Request node, 50 ms latency', 1_000);
+	const slowOurs = rows.find(
+		(row) => row.name === 'Voice Assistant, 50 ms latency, 50 concurrent',
+	)?.result;
 	if (slowHttp && slowOurs) {
-		lines.push(`50 ms latency: throughput ours (concurrency 50) / HTTP Request = ${num(slowOurs.requestsPerSec / slowHttp.requestsPerSec, 2)}×`);
+		lines.push(
+			`50 ms latency: throughput ours (concurrency 50) / HTTP Request = ${num(slowOurs.requestsPerSec / slowHttp.requestsPerSec, 2)}×`,
+		);
 	}
 	for (const row of rows.filter((r) => r.name.includes('rate limit') && r.rate)) {
 		const ideal = (row.count / /** @type {number} */ (row.rate)) * 1000;
-		lines.push(`${row.name}: ${row.result.applied} / ${row.count} applied, wall = ${num(row.result.wallMs / ideal, 2)} × N/R`);
+		lines.push(
+			`${row.name}: ${row.result.applied} / ${row.count} applied, wall = ${num(row.result.wallMs / ideal, 2)} × N/R`,
+		);
 	}
 	return lines.join('\n');
 }
@@ -406,19 +485,29 @@ function defaultsReport(rows) {
 	const headerAuth0 = find(`${HEADER_AUTH}, defaults, no latency`);
 	const ours0 = find('Voice Assistant (Map Automatically), defaults, no latency');
 	const fixed = find('Voice Assistant (Map Automatically), fixed 10 in flight, no latency');
-	if (ours0) lines.push(`no latency, ${ours0.count} updates: ours ${num(ours0.result.wallMs / 1000, 1)} s; ${versusHttp(ours0, http0, headerAuth0)}`);
-	if (fixed) lines.push(`no latency, fixed 10 in flight, adaptive off: ${versusHttp(fixed, http0, headerAuth0)}`);
+	if (ours0)
+		lines.push(
+			`no latency, ${ours0.count} updates: ours ${num(ours0.result.wallMs / 1000, 1)} s; ${versusHttp(ours0, http0, headerAuth0)}`,
+		);
+	if (fixed)
+		lines.push(
+			`no latency, fixed 10 in flight, adaptive off: ${versusHttp(fixed, http0, headerAuth0)}`,
+		);
 	for (const row of rows.filter((r) => r.name.includes('chaos, seed'))) {
 		lines.push(
 			`${row.name}: ${row.result.executionFailed ? 'execution failed' : 'execution succeeded'}, ${row.result.succeeded} ok / ${row.result.failed} failed, ` +
 				`${row.result.applied} applied, ${row.result.duplicates} twice, ${row.result.requests} requests`,
 		);
 	}
-	const calls = rows.find((row) => row.name.startsWith('Voice Assistant call starts (POST), defaults'));
+	const calls = rows.find((row) =>
+		row.name.startsWith('Voice Assistant call starts (POST), defaults'),
+	);
 	if (calls) {
 		const cut = calls.result.byStatus?.[0] ?? 0;
 		const reported = calls.result.failures?.['cut connection'] ?? 0;
-		const kinds = Object.entries(calls.result.failures ?? {}).map(([kind, n]) => `${n} ${kind}`).join(', ');
+		const kinds = Object.entries(calls.result.failures ?? {})
+			.map(([kind, n]) => `${n} ${kind}`)
+			.join(', ');
 		lines.push(
 			`${calls.count} call starts under chaos: ${calls.result.duplicates} sent twice, ${cut} cut connections, ${reported} items failed with a dropped connection ` +
 				`(${reported === cut ? 'one per cut connection' : 'NOT one per cut connection'}); ${calls.result.failed} failed in all (${kinds}; a POST is not sent again after a 503), ` +
@@ -438,10 +527,18 @@ function defaultsReport(rows) {
 async function standardRows(sim, ctx, record, counts) {
 	await setSimulator(sim, {});
 	for (const count of counts) {
-		await record('simulator capacity (autocannon, 10 connections)', count, () => loadToolRow(sim, count));
-		await record('HTTP Request node', count, () => n8nRow(ctx, sim, { id: `http${count}`, target: 'httpRequest', count }));
-		await record('one-field declarative probe', count, () => n8nRow(ctx, sim, { id: `probe${count}`, target: 'probe', count }));
-		await record('Voice Assistant (Map Automatically)', count, () => n8nRow(ctx, sim, { id: `ours${count}`, target: 'ours', count }));
+		await record('simulator capacity (autocannon, 10 connections)', count, () =>
+			loadToolRow(sim, count),
+		);
+		await record('HTTP Request node', count, () =>
+			n8nRow(ctx, sim, { id: `http${count}`, target: 'httpRequest', count }),
+		);
+		await record('one-field declarative probe', count, () =>
+			n8nRow(ctx, sim, { id: `probe${count}`, target: 'probe', count }),
+		);
+		await record('Voice Assistant (Map Automatically)', count, () =>
+			n8nRow(ctx, sim, { id: `ours${count}`, target: 'ours', count }),
+		);
 		await record('Voice Assistant (fields mapped by expressions)', count, () =>
 			n8nRow(ctx, sim, { id: `manual${count}`, target: 'oursManual', count }),
 		);
@@ -453,7 +550,12 @@ async function standardRows(sim, ctx, record, counts) {
 		n8nRow(ctx, sim, { id: `httpSlow${slowCount}`, target: 'httpRequest', count: slowCount }),
 	);
 	await record('Voice Assistant, 50 ms latency, 50 concurrent', slowCount, () =>
-		n8nRow(ctx, sim, { id: `oursSlow${slowCount}`, target: 'ours', count: slowCount, options: { maxConcurrency: 50 } }),
+		n8nRow(ctx, sim, {
+			id: `oursSlow${slowCount}`,
+			target: 'ours',
+			count: slowCount,
+			options: { maxConcurrency: 50 },
+		}),
 	);
 
 	const rate = 200;
@@ -464,25 +566,49 @@ async function standardRows(sim, ctx, record, counts) {
 		['Voice Assistant (Map Automatically)', 'ours'],
 	]) {
 		await sleep(1500); // a full bucket for everyone
-		await record(`${name}, rate limit ${rate}/s`, slowCount, () =>
-			n8nRow(ctx, sim, { id: `${target}Limited${slowCount}`, target, count: slowCount }),
-		{ rate });
+		await record(
+			`${name}, rate limit ${rate}/s`,
+			slowCount,
+			() => n8nRow(ctx, sim, { id: `${target}Limited${slowCount}`, target, count: slowCount }),
+			{ rate },
+		);
 	}
 
 	await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 11 } });
-	await record('Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets', 1_000, () =>
-		n8nRow(ctx, sim, { id: 'oursChaos', target: 'ours', count: 1_000, options: { maxRetries: 20 } }),
+	await record(
+		'Voice Assistant contact updates (PUT), chaos 30% 429 / 5% 503 / 1% resets',
+		1_000,
+		() =>
+			n8nRow(ctx, sim, {
+				id: 'oursChaos',
+				target: 'ours',
+				count: 1_000,
+				options: { maxRetries: 20 },
+			}),
 	);
 	await sim.reset();
 	await record('Voice Assistant call starts (POST), same chaos', 1_000, () =>
-		n8nRow(ctx, sim, { id: 'callsChaos', target: 'oursCalls', count: 1_000, options: { maxRetries: 20 } }),
+		n8nRow(ctx, sim, {
+			id: 'callsChaos',
+			target: 'oursCalls',
+			count: 1_000,
+			options: { maxRetries: 20 },
+		}),
 	);
 }
 
 /** @type {Array<[string, string, import('./workflows').Shape]>} name, target, shape */
 const MAPPING_ROWS = [
-	['HTTP Request node (Header Auth, body as one JSON expression: 2 expressions/item)', 'httpRequestJsonBody', 'api'],
-	['HTTP Request node (Header Auth, each field an expression: 4 expressions/item)', 'httpRequestHeaderAuth', 'api'],
+	[
+		'HTTP Request node (Header Auth, body as one JSON expression: 2 expressions/item)',
+		'httpRequestJsonBody',
+		'api',
+	],
+	[
+		'HTTP Request node (Header Auth, each field an expression: 4 expressions/item)',
+		'httpRequestHeaderAuth',
+		'api',
+	],
 	['Voice Assistant, Map Each Field Manually (4 expressions/item)', 'oursManual', 'api'],
 	['Voice Assistant, Map Automatically, CRM column names in Input Columns', 'oursColumns', 'crm'],
 	['Voice Assistant, Map Automatically (API names)', 'ours', 'api'],
@@ -498,7 +624,9 @@ async function mappingRows(sim, ctx, record) {
 	const count = 10_000;
 	await setSimulator(sim, {});
 	for (const [name, target, shape] of MAPPING_ROWS) {
-		await record(name, count, () => n8nRow(ctx, sim, { id: `mapping${target}`, target, count, shape }));
+		await record(name, count, () =>
+			n8nRow(ctx, sim, { id: `mapping${target}`, target, count, shape }),
+		);
 	}
 }
 
@@ -513,8 +641,12 @@ function mappingReport(rows) {
 	return [
 		`Mapping on n8n ${N8N_VERSION} (expression engine: ${process.env.N8N_EXPRESSION_ENGINE ?? 'the default'}), 10,000 updates, speed against the HTTP Request node:`,
 		`  by expressions: ${num(manual.wallMs / 1000, 1)} s = ${versus(manual, httpJson)} HTTP Request with 2 expressions (${num(httpJson.wallMs / 1000, 1)} s), ${versus(manual, httpFields)} with the same 4 (${num(httpFields && httpFields.wallMs / 1000, 1)} s)`,
-		columns ? `  by CRM column names: ${num(columns.wallMs / 1000, 1)} s = ${versus(columns, httpJson)} / ${versus(columns, httpFields)}` : '',
-		auto ? `  Map Automatically (API names): ${num(auto.wallMs / 1000, 1)} s = ${versus(auto, httpJson)} / ${versus(auto, httpFields)}` : '',
+		columns
+			? `  by CRM column names: ${num(columns.wallMs / 1000, 1)} s = ${versus(columns, httpJson)} / ${versus(columns, httpFields)}`
+			: '',
+		auto
+			? `  Map Automatically (API names): ${num(auto.wallMs / 1000, 1)} s = ${versus(auto, httpJson)} / ${versus(auto, httpFields)}`
+			: '',
 	]
 		.filter(Boolean)
 		.join('\n');
@@ -534,7 +666,11 @@ async function defaultsRows(sim, ctx, record) {
 			n8nRow(ctx, sim, { id: `httpLatency${latency}`, target: 'httpRequest', count }),
 		);
 		await record(`${HEADER_AUTH}, ${latency} ms latency`, count, () =>
-			n8nRow(ctx, sim, { id: `headerAuthLatency${latency}`, target: 'httpRequestHeaderAuth', count }),
+			n8nRow(ctx, sim, {
+				id: `headerAuthLatency${latency}`,
+				target: 'httpRequestHeaderAuth',
+				count,
+			}),
 		);
 		await record(`Voice Assistant, ${latency} ms latency`, count, () =>
 			n8nRow(ctx, sim, { id: `oursLatency${latency}`, target: 'ours', count }),
@@ -553,7 +689,12 @@ async function defaultsRows(sim, ctx, record) {
 		n8nRow(ctx, sim, { id: 'oursDefaults', target: 'ours', count: big }),
 	);
 	await record('Voice Assistant (Map Automatically), fixed 10 in flight, no latency', big, () =>
-		n8nRow(ctx, sim, { id: 'oursFixed10', target: 'ours', count: big, options: { adaptiveConcurrency: false, maxConcurrency: 10 } }),
+		n8nRow(ctx, sim, {
+			id: 'oursFixed10',
+			target: 'ours',
+			count: big,
+			options: { adaptiveConcurrency: false, maxConcurrency: 10 },
+		}),
 	);
 
 	const rate = 200;
@@ -563,19 +704,27 @@ async function defaultsRows(sim, ctx, record) {
 		['Voice Assistant (Map Automatically)', 'ours'],
 	]) {
 		await sleep(1500); // a full bucket for everyone
-		await record(`${name}, defaults, rate limit ${rate}/s`, big, () =>
-			n8nRow(ctx, sim, { id: `${target}DefaultsLimited`, target, count: big }),
-		{ rate });
+		await record(
+			`${name}, defaults, rate limit ${rate}/s`,
+			big,
+			() => n8nRow(ctx, sim, { id: `${target}DefaultsLimited`, target, count: big }),
+			{ rate },
+		);
 	}
 	// A limited service that is also slow to answer: slow start's overshoot costs most here.
 	await setSimulator(sim, { rateLimit: { ratePerSec: rate }, latencyMs: 100 });
 	await sleep(1500);
-	await record(`Voice Assistant (Map Automatically), defaults, rate limit ${rate}/s, 100 ms latency`, big, () =>
-		n8nRow(ctx, sim, { id: 'oursDefaultsLimitedSlow', target: 'ours', count: big }),
-	{ rate });
+	await record(
+		`Voice Assistant (Map Automatically), defaults, rate limit ${rate}/s, 100 ms latency`,
+		big,
+		() => n8nRow(ctx, sim, { id: 'oursDefaultsLimitedSlow', target: 'ours', count: big }),
+		{ rate },
+	);
 
 	for (const seed of [1, 2, 3]) {
-		await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed } });
+		await setSimulator(sim, {
+			chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed },
+		});
 		await record(`HTTP Request node, chaos, seed ${seed}`, count, () =>
 			n8nRow(ctx, sim, { id: `httpChaos${seed}`, target: 'httpRequest', count }),
 		);
@@ -584,7 +733,9 @@ async function defaultsRows(sim, ctx, record) {
 			n8nRow(ctx, sim, { id: `oursChaos${seed}`, target: 'ours', count }),
 		);
 	}
-	await setSimulator(sim, { chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed: 4 } });
+	await setSimulator(sim, {
+		chaos: { rate429: 0.3, rate503: 0.05, rateReset: 0.01, retryAfterSeconds: 1, seed: 4 },
+	});
 	await record('Voice Assistant call starts (POST), defaults, chaos', 300, () =>
 		n8nRow(ctx, sim, { id: 'callsDefaultsChaos', target: 'oursCalls', count: 300 }),
 	);
@@ -592,7 +743,9 @@ async function defaultsRows(sim, ctx, record) {
 
 async function main() {
 	if (args.has('--help')) {
-		log('npm run bench [-- --quick | --big | --defaults | --only=REGEX]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)');
+		log(
+			'npm run bench [-- --quick | --big | --defaults | --only=REGEX]: bulk contact updates in a real n8n, figures in bench/results/ (see docs/performance.md)',
+		);
 		return;
 	}
 	const quick = args.has('--quick');
@@ -609,9 +762,17 @@ async function main() {
 	const sim = await startSimulatorProcess({ apiKey: API_KEY, logDir: dir });
 	await importIntoN8n(bin, userFolder, {
 		credentials: [
-			{ ...CREDENTIALS.voiceAssistant, type: CREDENTIAL_TYPE, data: { apiKey: API_KEY, baseUrl: sim.url } },
+			{
+				...CREDENTIALS.voiceAssistant,
+				type: CREDENTIAL_TYPE,
+				data: { apiKey: API_KEY, baseUrl: sim.url },
+			},
 			{ ...CREDENTIALS.probe, type: 'benchProbeApi', data: { apiKey: API_KEY, baseUrl: sim.url } },
-			{ ...CREDENTIALS.headerAuth, type: 'httpHeaderAuth', data: { name: 'x-api-key', value: API_KEY } },
+			{
+				...CREDENTIALS.headerAuth,
+				type: 'httpHeaderAuth',
+				data: { name: 'x-api-key', value: API_KEY },
+			},
 		],
 	});
 	/** @type {Ctx} */
@@ -624,10 +785,16 @@ async function main() {
 		log(`▶ ${name}, N = ${count}`);
 		const result = await run();
 		rows.push({ name, count, result, ...extra });
-		log(`  ${num(result.wallMs / 1000, 1)} s, ${num(result.requestsPerSec)} req/s, ${result.succeeded} ok / ${result.failed} failed, peak RSS ${mb(result.peakRss)}`);
+		log(
+			`  ${num(result.wallMs / 1000, 1)} s, ${num(result.requestsPerSec)} req/s, ${result.succeeded} ok / ${result.failed} failed, peak RSS ${mb(result.peakRss)}`,
+		);
 		if (result.summaryLine) log(`  ${result.summaryLine}`);
 	};
-	const load = () => os.loadavg().map((value) => value.toFixed(2)).join(', ');
+	const load = () =>
+		os
+			.loadavg()
+			.map((value) => value.toFixed(2))
+			.join(', ');
 	const loadBefore = load();
 
 	try {
@@ -655,18 +822,33 @@ async function main() {
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
 	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
-	const name = only ? 'only' : args.has('--mapping') ? `mapping-${N8N_VERSION}` : args.has('--chain') ? `chain-${N8N_VERSION}` : defaultsOnly ? 'defaults' : 'latest';
+	const name = only
+		? 'only'
+		: args.has('--mapping')
+			? `mapping-${N8N_VERSION}`
+			: args.has('--chain')
+				? `chain-${N8N_VERSION}`
+				: defaultsOnly
+					? 'defaults'
+					: 'latest';
 	fs.writeFileSync(path.join(results, `${name}.md`), report);
-	fs.writeFileSync(path.join(results, `${name}.json`), JSON.stringify({ machine, load: loadLine, rows }, null, 2));
+	fs.writeFileSync(
+		path.join(results, `${name}.json`),
+		JSON.stringify({ machine, load: loadLine, rows }, null, 2),
+	);
 	fs.rmSync(dir, { recursive: true, force: true });
 }
 
 /** The probe package has no dependencies: copying it where n8n scans for community packages is enough. @param {string} userFolder */
 function installProbe(userFolder) {
 	const nodesDir = path.join(userFolder, '.n8n', 'nodes');
-	fs.cpSync(path.join(__dirname, 'probe-node'), path.join(nodesDir, 'node_modules', 'n8n-nodes-bench-probe'), {
-		recursive: true,
-	});
+	fs.cpSync(
+		path.join(__dirname, 'probe-node'),
+		path.join(nodesDir, 'node_modules', 'n8n-nodes-bench-probe'),
+		{
+			recursive: true,
+		},
+	);
 	const manifestPath = path.join(nodesDir, 'package.json');
 	const manifest = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
 	manifest.dependencies['n8n-nodes-bench-probe'] = '1.0.0';

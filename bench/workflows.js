@@ -28,7 +28,12 @@ const CREDENTIALS = {
 const TARGET = 'Target';
 
 /** The columns of a CRM export, as the "CRM columns" rows read them (Input Columns). */
-const CRM_COLUMNS = { id: 'Record ID', first_name: 'First Name', last_name: 'Last Name', phone: 'Phone Number' };
+const CRM_COLUMNS = {
+	id: 'Record ID',
+	first_name: 'First Name',
+	last_name: 'Last Name',
+	phone: 'Phone Number',
+};
 
 /**
  * A Code node's code that returns `count` contacts.
@@ -37,7 +42,10 @@ const CRM_COLUMNS = { id: 'Record ID', first_name: 'First Name', last_name: 'Las
  * @param {Shape} [shape]
  */
 function contactsCode(count, prefix, shape = 'api') {
-	const names = shape === 'crm' ? CRM_COLUMNS : { id: 'id', first_name: 'first_name', last_name: 'last_name', phone: 'phone' };
+	const names =
+		shape === 'crm'
+			? CRM_COLUMNS
+			: { id: 'id', first_name: 'first_name', last_name: 'last_name', phone: 'phone' };
 	/** @param {keyof typeof names} field */
 	const key = (field) => JSON.stringify(names[field]);
 	return [
@@ -95,7 +103,11 @@ const targets = {
 		const { sendHeaders, headerParameters, ...parameters } = node.parameters;
 		return {
 			...node,
-			parameters: { ...parameters, authentication: 'genericCredentialType', genericAuthType: 'httpHeaderAuth' },
+			parameters: {
+				...parameters,
+				authentication: 'genericCredentialType',
+				genericAuthType: 'httpHeaderAuth',
+			},
 			credentials: { httpHeaderAuth: CREDENTIALS.headerAuth },
 		};
 	},
@@ -108,7 +120,8 @@ const targets = {
 			parameters: {
 				...parameters,
 				specifyBody: 'json',
-				jsonBody: '={{ JSON.stringify({ first_name: $json.first_name, last_name: $json.last_name, phone: $json.phone }) }}',
+				jsonBody:
+					'={{ JSON.stringify({ first_name: $json.first_name, last_name: $json.last_name, phone: $json.phone }) }}',
 			},
 		};
 	},
@@ -121,7 +134,12 @@ const targets = {
 	}),
 	/** This package, Map Automatically (no expression per field). */
 	ours: (_apiKey, _baseUrl, options = {}) =>
-		voiceAssistant({ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options }),
+		voiceAssistant({
+			resource: 'segmentContact',
+			operation: 'update',
+			mappingMode: 'auto',
+			options,
+		}),
 	/** This package starting a playground call per item: a POST, never to be sent twice. */
 	oursCalls: (_apiKey, _baseUrl, options = {}) =>
 		voiceAssistant({
@@ -137,7 +155,13 @@ const targets = {
 		}),
 	/** This package, Map Automatically from a CRM export's own column names, typed once (Input Columns). */
 	oursColumns: (_apiKey, _baseUrl, options = {}) =>
-		voiceAssistant({ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', inputColumns: CRM_COLUMNS, options }),
+		voiceAssistant({
+			resource: 'segmentContact',
+			operation: 'update',
+			mappingMode: 'auto',
+			inputColumns: CRM_COLUMNS,
+			options,
+		}),
 	/** This package, each field mapped with an expression, as most users start. */
 	oursManual: (_apiKey, _baseUrl, options = {}) =>
 		voiceAssistant({
@@ -158,8 +182,16 @@ const targets = {
  * @returns {Workflow}
  */
 function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape }) {
-	const node = { name: TARGET, onError: 'continueRegularOutput', ...targets[target](apiKey, baseUrl, options) };
-	return workflow(id, `bench ${id}`, [manualTrigger(), codeNode('Contacts', contactsCode(count, id, shape)), node]);
+	const node = {
+		name: TARGET,
+		onError: 'continueRegularOutput',
+		...targets[target](apiKey, baseUrl, options),
+	};
+	return workflow(id, `bench ${id}`, [
+		manualTrigger(),
+		codeNode('Contacts', contactsCode(count, id, shape)),
+		node,
+	]);
 }
 
 /** Id of the page workflow of the paged example, as the bench imports it. */
@@ -180,11 +212,15 @@ function exampleForCli(file, id) {
 	const workflow = { ...example, id, name: `bench ${id}` };
 	workflow.nodes = example.nodes.map((node) => {
 		const copy = { ...node };
-		if (copy.type === 'n8n-nodes-base.scheduleTrigger') Object.assign(copy, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
-		if (copy.credentials?.[CREDENTIAL_TYPE]) copy.credentials = { ...copy.credentials, [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant };
+		if (copy.type === 'n8n-nodes-base.scheduleTrigger')
+			Object.assign(copy, { type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, parameters: {} });
+		if (copy.credentials?.[CREDENTIAL_TYPE])
+			copy.credentials = { ...copy.credentials, [CREDENTIAL_TYPE]: CREDENTIALS.voiceAssistant };
 		return copy;
 	});
-	const entry = workflow.nodes.find((node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger')?.name;
+	const entry = workflow.nodes.find(
+		(node) => node.type === 'n8n-nodes-base.executeWorkflowTrigger',
+	)?.name;
 	if (!entry) return [workflow];
 	const page = { ...workflow, id: PAGED_SUB_ID, name: `bench ${PAGED_SUB_ID}` };
 	const { [entry]: _entryConnections, ...connections } = workflow.connections;
@@ -195,7 +231,13 @@ function exampleForCli(file, id) {
 			.filter((node) => node.type !== 'n8n-nodes-base.executeWorkflowTrigger')
 			.map((node) =>
 				node.type === 'n8n-nodes-base.executeWorkflow'
-					? { ...node, parameters: { ...node.parameters, workflowId: { __rl: true, mode: 'id', value: PAGED_SUB_ID } } }
+					? {
+							...node,
+							parameters: {
+								...node.parameters,
+								workflowId: { __rl: true, mode: 'id', value: PAGED_SUB_ID },
+							},
+						}
 					: node,
 			),
 	};

@@ -1,5 +1,9 @@
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
-import { API_BASE_URL_EXPRESSION, CREDENTIAL_NAME, authenticateWithApiKey } from '../nodes/VoiceAssistant/shared/credential';
+import {
+	API_BASE_URL_EXPRESSION,
+	CREDENTIAL_NAME,
+	authenticateWithApiKey,
+} from '../nodes/VoiceAssistant/shared/credential';
 import { ENDPOINTS } from '../nodes/VoiceAssistant/shared/spec/endpoints';
 
 export class VoiceAssistantApi implements ICredentialType {
@@ -57,17 +61,24 @@ export class VoiceAssistantApi implements ICredentialType {
 		rules: [
 			{
 				type: 'responseCode',
-				properties: { value: 401, message: 'The service refused the API key (HTTP 401): check the API Key' },
+				properties: {
+					value: 401,
+					message: 'The service refused the API key (HTTP 401): check the API Key',
+				},
 			},
 			{
 				type: 'responseCode',
-				properties: { value: 403, message: 'The service does not allow this API key to list assistants (HTTP 403)' },
+				properties: {
+					value: 403,
+					message: 'The service does not allow this API key to list assistants (HTTP 403)',
+				},
 			},
 			{
 				type: 'responseCode',
 				properties: {
 					value: 404,
-					message: 'The service has no assistant list at this Base URL (HTTP 404): check the Base URL',
+					message:
+						'The service has no assistant list at this Base URL (HTTP 404): check the Base URL',
 				},
 			},
 		],

@@ -9,7 +9,15 @@
 const TABLE = 'contacts';
 const RECIPE_ID = 'vaExDataTblSync1';
 const COLUMNS = [
-	...['contact_id', 'first_name', 'last_name', 'phone', 'email', 'lifecycle_stage', 'sync_error'].map((name) => ({ name, type: 'string' })),
+	...[
+		'contact_id',
+		'first_name',
+		'last_name',
+		'phone',
+		'email',
+		'lifecycle_stage',
+		'sync_error',
+	].map((name) => ({ name, type: 'string' })),
 	{ name: 'synced', type: 'boolean' },
 ];
 const SAMPLE = [
@@ -43,16 +51,35 @@ async function prepareDataTableRecipe(api, log) {
 	const tables = listed.body.data?.data ?? [];
 	let table = tables.find((candidate) => candidate.name === TABLE);
 	if (!table) {
-		table = /** @type {{ id: string, name: string }} */ (await api.call('POST', `/rest/projects/${projectId}/data-tables`, { name: TABLE, columns: COLUMNS }));
-		await api.call('POST', `/rest/projects/${projectId}/data-tables/${table.id}/insert`, { data: SAMPLE, returnType: 'count' });
+		table = /** @type {{ id: string, name: string }} */ (
+			await api.call('POST', `/rest/projects/${projectId}/data-tables`, {
+				name: TABLE,
+				columns: COLUMNS,
+			})
+		);
+		await api.call('POST', `/rest/projects/${projectId}/data-tables/${table.id}/insert`, {
+			data: SAMPLE,
+			returnType: 'count',
+		});
 		log(`Created the Data Table "${TABLE}" with ${SAMPLE.length} sample contacts`);
 	}
 	/** @type {import('../tools/workflows').Workflow & { versionId: string }} */
 	const recipe = await api.call('GET', `/rest/workflows/${RECIPE_ID}`);
-	const unset = recipe.nodes.filter((node) => node.type === 'n8n-nodes-base.dataTable' && !node.parameters.dataTableId?.value);
+	const unset = recipe.nodes.filter(
+		(node) => node.type === 'n8n-nodes-base.dataTable' && !node.parameters.dataTableId?.value,
+	);
 	if (unset.length) {
-		for (const node of unset) node.parameters.dataTableId = { __rl: true, mode: 'id', value: table.id, cachedResultName: TABLE };
-		await api.call('PATCH', `/rest/workflows/${RECIPE_ID}`, { nodes: recipe.nodes, versionId: recipe.versionId });
+		for (const node of unset)
+			node.parameters.dataTableId = {
+				__rl: true,
+				mode: 'id',
+				value: table.id,
+				cachedResultName: TABLE,
+			};
+		await api.call('PATCH', `/rest/workflows/${RECIPE_ID}`, {
+			nodes: recipe.nodes,
+			versionId: recipe.versionId,
+		});
 		log(`Pointed "${recipe.name}" at it`);
 	}
 	return RECIPE_ID;

@@ -15,7 +15,15 @@
 const { ensureDevDependencies } = require('../scripts/ensure-dev-deps');
 const fs = require('fs');
 const path = require('path');
-const { OWNER, buildAndPack, ensureN8n, importIntoN8n, installPackage, signIn, startN8n } = require('../tools/n8n');
+const {
+	OWNER,
+	buildAndPack,
+	ensureN8n,
+	importIntoN8n,
+	installPackage,
+	signIn,
+	startN8n,
+} = require('../tools/n8n');
 const { CREDENTIAL_TYPE, NODE_TYPE } = require('../tools/package-names');
 const { freePort, killAll } = require('../tools/processes');
 const { REPO_ROOT, readExamples } = require('../tools/repo');
@@ -27,7 +35,10 @@ const DEFAULT_VERSION = '2.8.4';
 const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
 const DEMO_DIR = path.join(REPO_ROOT, '.demo');
 // n8n's database cannot go back a major version: another version gets its own user folder.
-const USER_FOLDER = path.join(DEMO_DIR, VERSION === DEFAULT_VERSION ? 'n8n-user' : `n8n-user-${VERSION}`);
+const USER_FOLDER = path.join(
+	DEMO_DIR,
+	VERSION === DEFAULT_VERSION ? 'n8n-user' : `n8n-user-${VERSION}`,
+);
 const LOG_DIR = path.join(DEMO_DIR, 'logs');
 const DATA_FILE = path.join(DEMO_DIR, 'simulator-data.json');
 const IMPORTED_FILE = path.join(USER_FOLDER, 'imported-examples.json');
@@ -55,11 +66,16 @@ async function portNear(preferred) {
  */
 async function importExamples(bin) {
 	/** @type {string[]} */
-	const done = fs.existsSync(IMPORTED_FILE) ? JSON.parse(fs.readFileSync(IMPORTED_FILE, 'utf8')) : [];
+	const done = fs.existsSync(IMPORTED_FILE)
+		? JSON.parse(fs.readFileSync(IMPORTED_FILE, 'utf8'))
+		: [];
 	const examples = readExamples().filter(({ id }) => !done.includes(id));
 	if (!examples.length) return;
 	await importIntoN8n(bin, USER_FOLDER, { workflows: examples });
-	fs.writeFileSync(IMPORTED_FILE, JSON.stringify([...done, ...examples.map(({ id }) => id)], null, 2));
+	fs.writeFileSync(
+		IMPORTED_FILE,
+		JSON.stringify([...done, ...examples.map(({ id }) => id)], null, 2),
+	);
 	log(`Imported ${examples.length} example workflow(s)`);
 }
 
@@ -95,10 +111,17 @@ async function main() {
 	const tarball = await buildAndPack(packDir, log);
 	const bin = await ensureN8n(VERSION, log);
 
-	log(`Installing ${path.basename(tarball)} into ${path.relative(REPO_ROOT, USER_FOLDER)}/.n8n/nodes`);
+	log(
+		`Installing ${path.basename(tarball)} into ${path.relative(REPO_ROOT, USER_FOLDER)}/.n8n/nodes`,
+	);
 	await installPackage(USER_FOLDER, tarball);
 
-	const sim = await startSimulatorProcess({ apiKey: API_KEY, port: await portNear(5680), dataFile: DATA_FILE, logDir: LOG_DIR });
+	const sim = await startSimulatorProcess({
+		apiKey: API_KEY,
+		port: await portNear(5680),
+		dataFile: DATA_FILE,
+		logDir: LOG_DIR,
+	});
 	started.sim = sim;
 	log(`API simulator on ${sim.url} (data in ${path.relative(REPO_ROOT, DATA_FILE)})`);
 
@@ -112,21 +135,29 @@ async function main() {
 	started.n8n = n8n;
 	n8n.proc.exited.then(({ code }) => {
 		if (stopping) return;
-		log(`n8n exited unexpectedly (code ${code}); see ${path.relative(REPO_ROOT, n8n.proc.stderrFile)}`);
+		log(
+			`n8n exited unexpectedly (code ${code}); see ${path.relative(REPO_ROOT, n8n.proc.stderrFile)}`,
+		);
 		stop(1);
 	});
 
 	// The owner account: created on the first run, logged in with afterwards.
 	const api = await signIn(n8n.url).catch((error) => {
-		throw new Error(`${error.message}\nThe demo's owner login was changed? Delete .demo/n8n-user to start over.`);
+		throw new Error(
+			`${error.message}\nThe demo's owner login was changed? Delete .demo/n8n-user to start over.`,
+		);
 	});
 	/** @type {Array<{ name: string }>} */
 	const nodeTypes = await api.call('GET', '/types/nodes.json');
 	if (!nodeTypes.some((type) => type.name === NODE_TYPE)) {
-		throw new Error(`n8n did not load ${NODE_TYPE}; see ${path.relative(REPO_ROOT, n8n.proc.stdoutFile)}`);
+		throw new Error(
+			`n8n did not load ${NODE_TYPE}; see ${path.relative(REPO_ROOT, n8n.proc.stdoutFile)}`,
+		);
 	}
 	const startHere = await prepareDataTableRecipe(api, log).catch((error) => {
-		log(`The Data Table recipe could not be prepared (${error.message}); the other examples are there.`);
+		log(
+			`The Data Table recipe could not be prepared (${error.message}); the other examples are there.`,
+		);
 		return undefined;
 	});
 	/** @type {Array<{ id: string, name: string }>} */

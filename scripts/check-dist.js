@@ -64,12 +64,14 @@ function distProblems(root) {
 	for (const built of filesUnder(path.join(root, 'dist'))) {
 		const relative = path.relative(path.join(root, 'dist'), built);
 		const source = relative.replace(/(\.d\.ts|\.js\.map|\.js)$/, '.ts');
-		if (!fs.existsSync(path.join(root, source))) problems.push(`dist/${relative} has no source (${source} is gone)`);
+		if (!fs.existsSync(path.join(root, source)))
+			problems.push(`dist/${relative} has no source (${source} is gone)`);
 	}
 	const { n8n = {} } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
 	for (const listed of [...(n8n.nodes ?? []), ...(n8n.credentials ?? [])]) {
 		const reported = problems.some((problem) => problem.startsWith(`${path.normalize(listed)} `));
-		if (!reported && !fs.existsSync(path.join(root, listed))) problems.push(`${listed} (listed in package.json) is missing`);
+		if (!reported && !fs.existsSync(path.join(root, listed)))
+			problems.push(`${listed} (listed in package.json) is missing`);
 	}
 	return problems;
 }

@@ -13,7 +13,10 @@ const { REPO_ROOT } = require('../tools/repo');
 function ensureDevDependencies(log = (line) => process.stdout.write(`${line}\n`)) {
 	if (fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'jest'))) return;
 	log('Installing the dev dependencies (npm ci)...');
-	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], { cwd: REPO_ROOT, stdio: 'inherit' });
+	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
+		cwd: REPO_ROOT,
+		stdio: 'inherit',
+	});
 	if (result.status !== 0) throw new Error(`npm ci failed (exit code ${result.status})`);
 }
 

@@ -28,7 +28,8 @@ function pack(destination, { cwd = REPO_ROOT, runScripts = true } = {}) {
 		['pack', '--json', '--pack-destination', destination, `--ignore-scripts=${!runScripts}`],
 		{ cwd, env: cleanEnv(), encoding: 'utf8' },
 	);
-	if (packed.status !== 0) throw new Error(`npm pack failed (code ${packed.status}):\n${packed.stderr}`);
+	if (packed.status !== 0)
+		throw new Error(`npm pack failed (code ${packed.status}):\n${packed.stderr}`);
 	const [{ filename }] = JSON.parse(packed.stdout);
 	return path.join(destination, filename);
 }
@@ -55,7 +56,9 @@ function listFiles(dir, base = dir) {
 		.readdirSync(dir, { withFileTypes: true })
 		.flatMap((entry) => {
 			const full = path.join(dir, entry.name);
-			return entry.isDirectory() ? listFiles(full, base) : [path.relative(base, full).split(path.sep).join('/')];
+			return entry.isDirectory()
+				? listFiles(full, base)
+				: [path.relative(base, full).split(path.sep).join('/')];
 		})
 		.sort();
 }
@@ -101,9 +104,11 @@ function packageProblems(dir) {
 		const source = fs.readFileSync(path.join(dir, file), 'utf8');
 		const icons = [...source.matchAll(/(light|dark):\s*'file:([\w./-]+\.svg)'/g)];
 		for (const theme of ['light', 'dark']) {
-			if (!icons.some(([, which]) => which === theme)) problems.push(`${file} has no ${theme} SVG icon`);
+			if (!icons.some(([, which]) => which === theme))
+				problems.push(`${file} has no ${theme} SVG icon`);
 		}
-		for (const [, , icon] of icons) need(path.posix.join(path.posix.dirname(file), icon), `an icon of ${file}`);
+		for (const [, , icon] of icons)
+			need(path.posix.join(path.posix.dirname(file), icon), `an icon of ${file}`);
 	}
 
 	const stray = files.filter((file) => !ALWAYS_SHIPPED.test(file) && !file.startsWith('dist/'));
@@ -111,11 +116,20 @@ function packageProblems(dir) {
 	if (stray.length) problems.push(`files outside dist/: ${stray.join(', ')}`);
 	if (sources.length) problems.push(`TypeScript sources: ${sources.join(', ')}`);
 
-	for (const field of ['dependencies', 'optionalDependencies', 'bundleDependencies', 'bundledDependencies']) {
-		if (Object.keys(manifest[field] ?? {}).length) problems.push(`package.json has ${field} (n8n installs none)`);
+	for (const field of [
+		'dependencies',
+		'optionalDependencies',
+		'bundleDependencies',
+		'bundledDependencies',
+	]) {
+		if (Object.keys(manifest[field] ?? {}).length)
+			problems.push(`package.json has ${field} (n8n installs none)`);
 	}
 	const peers = Object.keys(manifest.peerDependencies ?? {});
-	if (peers.join() !== 'n8n-workflow') problems.push(`peerDependencies must be n8n-workflow alone, not: ${peers.join(', ') || 'none'}`);
+	if (peers.join() !== 'n8n-workflow')
+		problems.push(
+			`peerDependencies must be n8n-workflow alone, not: ${peers.join(', ') || 'none'}`,
+		);
 	return problems;
 }
 

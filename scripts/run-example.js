@@ -44,7 +44,9 @@ async function main() {
 	/** @type {import('../tools/workflows').Workflow} */
 	const workflow = JSON.parse(fs.readFileSync(workflowFile, 'utf8'));
 	if (!workflow.nodes.some((node) => node.type === 'n8n-nodes-base.manualTrigger')) {
-		throw new Error(`"${workflow.name}" does not start with a Manual Trigger, which n8n execute needs`);
+		throw new Error(
+			`"${workflow.name}" does not start with a Manual Trigger, which n8n execute needs`,
+		);
 	}
 	const version = process.env.N8N_EXAMPLE_VERSION || SUPPORTED_VERSIONS[0];
 	const { VOICE_ASSISTANT_BASE_URL: baseUrl, VOICE_ASSISTANT_API_KEY: apiKey } = process.env;
@@ -57,9 +59,12 @@ async function main() {
 		const bin = await ensureN8n(version, log);
 		const userFolder = path.join(work, 'user');
 		await installPackage(userFolder, tarball);
-		if (!baseUrl || !apiKey) sim = await startSimulatorProcess({ apiKey: 'example-api-key', logDir: work });
+		if (!baseUrl || !apiKey)
+			sim = await startSimulatorProcess({ apiKey: 'example-api-key', logDir: work });
 		const data = sim ? { baseUrl: sim.url, apiKey: 'example-api-key' } : { baseUrl, apiKey };
-		log(`Credential "${credentialOf(workflow).name}" -> ${data.baseUrl}${sim ? ' (the API simulator)' : ''}`);
+		log(
+			`Credential "${credentialOf(workflow).name}" -> ${data.baseUrl}${sim ? ' (the API simulator)' : ''}`,
+		);
 
 		const credential = { ...credentialOf(workflow), type: CREDENTIAL_TYPE, data };
 		await importIntoN8n(bin, userFolder, { credentials: [credential], workflows: [workflow] });
@@ -75,7 +80,9 @@ async function main() {
 			const requests = await sim.requests();
 			process.stdout.write(`\nThe simulator received ${requests.length} request(s):\n`);
 			for (const { method, path: pathname, query, status } of requests) {
-				const search = Object.entries(query).map(([key, value]) => `${key}=${value}`).join('&');
+				const search = Object.entries(query)
+					.map(([key, value]) => `${key}=${value}`)
+					.join('&');
 				process.stdout.write(`  ${method} ${pathname}${search ? `?${search}` : ''} -> ${status}\n`);
 			}
 		}

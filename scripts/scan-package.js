@@ -41,7 +41,9 @@ async function main() {
 		const problems = packageProblems(dir);
 		if (problems.length) {
 			failed = true;
-			process.stderr.write(`n8n scan: ${path.basename(tarball)} is not a complete node package:\n  ${problems.join('\n  ')}\n`);
+			process.stderr.write(
+				`n8n scan: ${path.basename(tarball)} is not a complete node package:\n  ${problems.join('\n  ')}\n`,
+			);
 		}
 		const legs = [
 			{ name: `tarball ${path.basename(tarball)}`, dir, patterns: ['**/*.js', 'package.json'] },
@@ -54,7 +56,9 @@ async function main() {
 				continue;
 			}
 			failed = true;
-			process.stderr.write(`n8n scan (${leg.name}): ${result.message ?? 'failed'}\n${result.details ?? ''}\n`);
+			process.stderr.write(
+				`n8n scan (${leg.name}): ${result.message ?? 'failed'}\n${result.details ?? ''}\n`,
+			);
 		}
 	} finally {
 		fs.rmSync(work, { recursive: true, force: true });

@@ -6,7 +6,14 @@
  * simulator over HTTP.
  */
 import { getEventListeners } from 'node:events';
-import { accountOf, joinAccountPace, leaveAccountPace, pacedAccounts, PaceGate, type Turns } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import {
+	accountOf,
+	joinAccountPace,
+	leaveAccountPace,
+	pacedAccounts,
+	PaceGate,
+	type Turns,
+} from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
@@ -15,7 +22,11 @@ import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 /** A pacer whose next turn is free only while `open`; records each turn taken. */
 function scriptedPacer() {
 	const taken: boolean[] = [];
-	const pacer = { open: false, nextTurnIn: () => (pacer.open ? 0 : 2), takeTurn: (waited: boolean) => void taken.push(waited) };
+	const pacer = {
+		open: false,
+		nextTurnIn: () => (pacer.open ? 0 : 2),
+		takeTurn: (waited: boolean) => void taken.push(waited),
+	};
 	return { pacer: pacer as Turns & { open: boolean }, taken };
 }
 
@@ -85,7 +96,9 @@ describe('PaceGate shared by two runs', () => {
 		const gate = new PaceGate(pacer);
 		const cancelA = new AbortController();
 		const order: string[] = [];
-		const waitersA = [1, 2].map((n) => gate.turn(RUN_A, cancelA.signal).then(() => order.push(`a${n}`)));
+		const waitersA = [1, 2].map((n) =>
+			gate.turn(RUN_A, cancelA.signal).then(() => order.push(`a${n}`)),
+		);
 		const waitersB = [1, 2].map((n) => gate.turn(RUN_B, NEVER).then(() => order.push(`b${n}`)));
 		await settle();
 		cancelA.abort();
@@ -105,7 +118,9 @@ describe('PaceGate fairness between runs', () => {
 		const pacer = { nextTurnIn: () => (open > 0 ? 0 : 2), takeTurn: () => void open-- };
 		const gate = new PaceGate(pacer);
 		const order: string[] = [];
-		const bulk = Array.from({ length: 5 }, (_, n) => gate.turn(RUN_A, NEVER).then(() => order.push(`bulk${n}`)));
+		const bulk = Array.from({ length: 5 }, (_, n) =>
+			gate.turn(RUN_A, NEVER).then(() => order.push(`bulk${n}`)),
+		);
 		await settle();
 		const tool = gate.turn(RUN_B, NEVER).then(() => order.push('tool'));
 		open = 6;
@@ -157,11 +172,13 @@ describe('the account pace registry', () => {
 
 describe('two runs at once against one rate limit (n8n engine, simulator over HTTP)', () => {
 	const sim = useSimulator();
-	const rows = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => ({ json: { id: `${prefix}-${i}` } }));
+	const rows = (prefix: string, count: number) =>
+		Array.from({ length: count }, (_, i) => ({ json: { id: `${prefix}-${i}` } }));
 	const parameters = { ...segmentContactParameters, contactId: '={{ $json.id }}' };
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
 	const throttledOf = (prefix: string) =>
-		sim().requests.filter((r) => r.status === 429 && String(r.query.id).startsWith(`${prefix}-`)).length;
+		sim().requests.filter((r) => r.status === 429 && String(r.query.id).startsWith(`${prefix}-`))
+			.length;
 
 	it('a run that starts while another is paced takes turns at that pace instead of bursting into the spent limit', async () => {
 		sim().setOptions({ latencyMs: 20, rateLimit: { ratePerSec: 100, burst: 20 } });

@@ -15,7 +15,11 @@ function automatic(ceiling = 64) {
 	return { limit, limiter, pacer: new RatePacer(), feedback: new AnswerFeedback(limit, limiter) };
 }
 
-const tell = (feedback: AnswerFeedback, pacer: RatePacer, failures: Array<FailureKind | undefined>) => failures.forEach((failure) => feedback.onAnswer(failure, pacer));
+const tell = (
+	feedback: AnswerFeedback,
+	pacer: RatePacer,
+	failures: Array<FailureKind | undefined>,
+) => failures.forEach((failure) => feedback.onAnswer(failure, pacer));
 
 describe('AnswerFeedback', () => {
 	it('a round that mostly pushed back halves the limit, and the limiter follows it', () => {
@@ -45,7 +49,8 @@ describe('AnswerFeedback', () => {
 
 	it('random 429s among answers move nothing', () => {
 		const { limit, pacer, feedback } = automatic();
-		for (let i = 0; i < 500; i++) feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : undefined, pacer);
+		for (let i = 0; i < 500; i++)
+			feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : undefined, pacer);
 		expect(pacer.rate).toBeUndefined();
 		expect(limit.cuts).toBe(0);
 	});
@@ -69,13 +74,10 @@ describe('AnswerFeedback', () => {
 	});
 
 	it('counts a refusal (4xx) as answered, a 429 as rate-limited, any other failure as failed', () => {
-		expect([undefined, 'client-error', 'rate-limited', 'unavailable', 'timeout', 'connection-reset'].map((kind) => answerKind(kind as FailureKind | undefined))).toEqual([
-			'answered',
-			'answered',
-			'rate-limited',
-			'failed',
-			'failed',
-			'failed',
-		]);
+		expect(
+			[undefined, 'client-error', 'rate-limited', 'unavailable', 'timeout', 'connection-reset'].map(
+				(kind) => answerKind(kind as FailureKind | undefined),
+			),
+		).toEqual(['answered', 'answered', 'rate-limited', 'failed', 'failed', 'failed']);
 	});
 });

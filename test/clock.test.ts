@@ -24,15 +24,20 @@ async function sleepTakingSignal(ms: number, signal?: AbortSignal): Promise<void
 
 const N8N_WORKFLOW = {
 	'1.x and 2.8 (sleepWithAbort)': () => jest.requireActual('n8n-workflow'),
-	'2.39 and later (sleep takes the signal, no sleepWithAbort)': () => ({ ...jest.requireActual('n8n-workflow'), sleepWithAbort: undefined, sleep: sleepTakingSignal }),
+	'2.39 and later (sleep takes the signal, no sleepWithAbort)': () => ({
+		...jest.requireActual('n8n-workflow'),
+		sleepWithAbort: undefined,
+		sleep: sleepTakingSignal,
+	}),
 };
 
 function loadWait(kind: keyof typeof N8N_WORKFLOW): Wait {
 	let wait: Wait | undefined;
 	jest.isolateModules(() => {
 		jest.doMock('n8n-workflow', N8N_WORKFLOW[kind]);
+		type ClockModule = typeof import('../nodes/VoiceAssistant/shared/clock');
 		// eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh copy of the module per mock
-		const clock = require('../nodes/VoiceAssistant/shared/clock') as typeof import('../nodes/VoiceAssistant/shared/clock');
+		const clock = require('../nodes/VoiceAssistant/shared/clock') as ClockModule;
 		wait = async (ms, signal) => await clock.wait(ms, signal ?? new AbortController().signal);
 	});
 	jest.dontMock('n8n-workflow');
@@ -47,40 +52,43 @@ async function settledValue<T>(promise: Promise<T>): Promise<T | 'pending'> {
 	return value;
 }
 
-describe.each(Object.keys(N8N_WORKFLOW) as Array<keyof typeof N8N_WORKFLOW>)('n8n-workflow %s', (kind) => {
-	const wait = loadWait(kind);
+describe.each(Object.keys(N8N_WORKFLOW) as Array<keyof typeof N8N_WORKFLOW>)(
+	'n8n-workflow %s',
+	(kind) => {
+		const wait = loadWait(kind);
 
-	// n8n's sleep runs on setTimeout: fake timers let a 200 s wait be checked without waiting.
-	beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
-	afterEach(() => {
-		jest.clearAllTimers();
-		jest.useRealTimers();
-	});
+		// n8n's sleep runs on setTimeout: fake timers let a 200 s wait be checked without waiting.
+		beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
+		afterEach(() => {
+			jest.clearAllTimers();
+			jest.useRealTimers();
+		});
 
-	it('a full wait reports true, not before its time', async () => {
-		for (const signal of [new AbortController().signal, undefined]) {
-			const waiting = wait(5000, signal);
-			await jest.advanceTimersByTimeAsync(4999);
+		it('a full wait reports true, not before its time', async () => {
+			for (const signal of [new AbortController().signal, undefined]) {
+				const waiting = wait(5000, signal);
+				await jest.advanceTimersByTimeAsync(4999);
+				expect(await settledValue(waiting)).toBe('pending');
+				await jest.advanceTimersByTimeAsync(1);
+				expect(await settledValue(waiting)).toBe(true);
+			}
+		});
+
+		it('an abort ends a long wait at once, reports false and clears its timer', async () => {
+			const controller = new AbortController();
+			const waiting = wait(200_000, controller.signal);
 			expect(await settledValue(waiting)).toBe('pending');
-			await jest.advanceTimersByTimeAsync(1);
-			expect(await settledValue(waiting)).toBe(true);
-		}
-	});
+			expect(jest.getTimerCount()).toBe(1);
+			controller.abort();
+			expect(await settledValue(waiting)).toBe(false);
+			expect(jest.getTimerCount()).toBe(0);
+		});
 
-	it('an abort ends a long wait at once, reports false and clears its timer', async () => {
-		const controller = new AbortController();
-		const waiting = wait(200_000, controller.signal);
-		expect(await settledValue(waiting)).toBe('pending');
-		expect(jest.getTimerCount()).toBe(1);
-		controller.abort();
-		expect(await settledValue(waiting)).toBe(false);
-		expect(jest.getTimerCount()).toBe(0);
-	});
-
-	it('an already aborted signal does not wait', async () => {
-		const controller = new AbortController();
-		controller.abort();
-		expect(await settledValue(wait(200_000, controller.signal))).toBe(false);
-		expect(jest.getTimerCount()).toBe(0);
-	});
-});
+		it('an already aborted signal does not wait', async () => {
+			const controller = new AbortController();
+			controller.abort();
+			expect(await settledValue(wait(200_000, controller.signal))).toBe(false);
+			expect(jest.getTimerCount()).toBe(0);
+		});
+	},
+);

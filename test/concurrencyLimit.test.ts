@@ -2,7 +2,10 @@
  * Automatic concurrency (shared/request/concurrencyLimit.ts): the limit driven by scripted
  * answers (no clock, no timing), and a run under a rate limit in n8n's engine.
  */
-import { ConcurrencyLimit, INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import {
+	ConcurrencyLimit,
+	INITIAL_CONCURRENCY,
+} from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
@@ -62,13 +65,18 @@ describe('ConcurrencyLimit', () => {
 
 describe('automatic concurrency in a run (n8n engine, simulator over HTTP)', () => {
 	const sim = useSimulator();
-	const rows = (count: number) => Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
+	const rows = (count: number) =>
+		Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
 	const parameters = { ...segmentContactParameters, contactId: '={{ $json.id }}' };
 
 	// How small the share of 429 answers stays is timing, measured by `npm run bench`; here: correctness.
 	it('under a rate limit every contact is applied once and every item succeeds', async () => {
 		sim().setOptions({ latencyMs: 20, rateLimit: { ratePerSec: 100, burst: 20 } });
-		const { error, outputs } = await runNode({ parameters, items: rows(300), credentials: { apiKey: API_KEY, baseUrl: sim().url } });
+		const { error, outputs } = await runNode({
+			parameters,
+			items: rows(300),
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		});
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toHaveLength(300);
 		expect(sim().ledger.applied).toHaveLength(300);

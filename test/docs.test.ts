@@ -11,25 +11,35 @@ const ROOT = path.resolve(__dirname, '..');
 const DOCS = [
 	'README.md',
 	'ARCHITECTURE.md',
-	...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`),
+	...fs
+		.readdirSync(path.join(ROOT, 'docs'))
+		.filter((name) => name.endsWith('.md'))
+		.map((name) => `docs/${name}`),
 ];
 
 /** The lines outside fenced code blocks: a `# comment` or a `[x](y)` in a code block is not Markdown. */
 function proseLines(file: string): string[] {
 	let fenced = false;
-	return fs.readFileSync(path.join(ROOT, file), 'utf8').split('\n').filter((line) => {
-		if (/^\s*(```|~~~)/.test(line)) {
-			fenced = !fenced;
-			return false;
-		}
-		return !fenced;
-	});
+	return fs
+		.readFileSync(path.join(ROOT, file), 'utf8')
+		.split('\n')
+		.filter((line) => {
+			if (/^\s*(```|~~~)/.test(line)) {
+				fenced = !fenced;
+				return false;
+			}
+			return !fenced;
+		});
 }
 
 /** The target of every link and image, inline code left out. */
 function linkTargets(file: string): string[] {
-	const text = proseLines(file).join('\n').replace(/`[^`\n]*`/g, 'code');
-	return [...text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)].map((match) => match[1]);
+	const text = proseLines(file)
+		.join('\n')
+		.replace(/`[^`\n]*`/g, 'code');
+	return [...text.matchAll(/!?\[[^\]]*\]\(<?([^)\s>]+)>?(?:\s+"[^"]*")?\)/g)].map(
+		(match) => match[1],
+	);
 }
 
 /** GitHub's anchor of each heading: its text lower-cased, punctuation dropped, spaces as hyphens, repeats numbered. */
@@ -40,7 +50,10 @@ function anchors(file: string): Set<string> {
 		const heading = /^#{1,6}\s+(.+?)\s*$/.exec(line)?.[1];
 		if (heading === undefined) continue;
 		const text = heading.replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*]/g, '');
-		const slug = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+		const slug = text
+			.toLowerCase()
+			.replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+			.replace(/ /g, '-');
 		const count = seen.get(slug) ?? 0;
 		seen.set(slug, count + 1);
 		result.add(count === 0 ? slug : `${slug}-${count}`);
@@ -55,7 +68,9 @@ function problemOf(file: string, target: string): string | undefined {
 	const linked = pathPart === '' ? file : path.posix.join(path.posix.dirname(file), pathPart);
 	if (!fs.existsSync(path.join(ROOT, linked))) return `${file}: ${target}: no file ${linked}`;
 	if (anchor === undefined || !linked.endsWith('.md')) return undefined;
-	return anchors(linked).has(anchor) ? undefined : `${file}: ${target}: no heading #${anchor} in ${linked}`;
+	return anchors(linked).has(anchor)
+		? undefined
+		: `${file}: ${target}: no heading #${anchor} in ${linked}`;
 }
 
 describe('the documentation', () => {
@@ -67,9 +82,13 @@ describe('the documentation', () => {
 	const readmeTargets = new Set(linkTargets('README.md').map((target) => target.split('#')[0]));
 
 	test('the README links every example workflow', () => {
-		const examples = fs.readdirSync(path.join(ROOT, 'examples')).filter((name) => name.endsWith('.json'));
+		const examples = fs
+			.readdirSync(path.join(ROOT, 'examples'))
+			.filter((name) => name.endsWith('.json'));
 		expect(examples.length).toBeGreaterThan(0);
-		expect(examples.map((name) => `examples/${name}`).filter((file) => !readmeTargets.has(file))).toEqual([]);
+		expect(
+			examples.map((name) => `examples/${name}`).filter((file) => !readmeTargets.has(file)),
+		).toEqual([]);
 	});
 
 	test('the README links every page of docs/', () => {
@@ -77,7 +96,9 @@ describe('the documentation', () => {
 	});
 
 	test("anchors follow GitHub's slugs", () => {
-		expect([...anchors('README.md')]).toEqual(expect.arrayContaining(['install-before-it-is-published', 'assistant--get-many']));
+		expect([...anchors('README.md')]).toEqual(
+			expect.arrayContaining(['install-before-it-is-published', 'assistant--get-many']),
+		);
 		expect([...anchors('docs/scaling.md')]).toContain('the-suite-npm-run-testqueue');
 	});
 });

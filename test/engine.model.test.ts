@@ -13,7 +13,13 @@
  * quiet service is not held to an old pace.
  */
 import fc from 'fast-check';
-import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions, INode, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IHttpRequestOptions,
+	INode,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import type { Clock } from '../nodes/VoiceAssistant/shared/clock';
 
 /** Virtual time: sleeps are timers in a list; the test moves time to the next one when nothing else can run. */
@@ -68,7 +74,10 @@ function loadNode(skipsFailedItems: boolean) {
 		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
 	};
 	jest.isolateModules(() => {
-		jest.doMock('n8n-workflow', () => ({ ...jest.requireActual('n8n-workflow'), toHostname: skipsFailedItems ? () => undefined : undefined }));
+		jest.doMock('n8n-workflow', () => ({
+			...jest.requireActual('n8n-workflow'),
+			toHostname: skipsFailedItems ? () => undefined : undefined,
+		}));
 		/* eslint-disable @typescript-eslint/no-require-imports -- a fresh copy of the node per n8n line */
 		loaded = {
 			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
@@ -83,12 +92,38 @@ function loadNode(skipsFailedItems: boolean) {
 	return loaded!;
 }
 
-type Answer = { kind: 'ok' | 'refused' | 'reset' | 'timeout' | 'server-error'; latencyMs: number } | { kind: 'throttled' | 'unavailable'; latencyMs: number; retryAfterS: number };
+type Answer =
+	| { kind: 'ok' | 'refused' | 'reset' | 'timeout' | 'server-error'; latencyMs: number }
+	| { kind: 'throttled' | 'unavailable'; latencyMs: number; retryAfterS: number };
 
 const answerArb: fc.Arbitrary<Answer> = fc.oneof(
-	{ weight: 6, arbitrary: fc.record({ kind: fc.constant('ok' as const), latencyMs: fc.integer({ min: 0, max: 300 }) }) },
-	{ weight: 1, arbitrary: fc.record({ kind: fc.constantFrom('refused' as const, 'reset' as const, 'timeout' as const, 'server-error' as const), latencyMs: fc.integer({ min: 0, max: 300 }) }) },
-	{ weight: 2, arbitrary: fc.record({ kind: fc.constantFrom('throttled' as const, 'unavailable' as const), latencyMs: fc.integer({ min: 0, max: 100 }), retryAfterS: fc.integer({ min: 0, max: 4 }) }) },
+	{
+		weight: 6,
+		arbitrary: fc.record({
+			kind: fc.constant('ok' as const),
+			latencyMs: fc.integer({ min: 0, max: 300 }),
+		}),
+	},
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constantFrom(
+				'refused' as const,
+				'reset' as const,
+				'timeout' as const,
+				'server-error' as const,
+			),
+			latencyMs: fc.integer({ min: 0, max: 300 }),
+		}),
+	},
+	{
+		weight: 2,
+		arbitrary: fc.record({
+			kind: fc.constantFrom('throttled' as const, 'unavailable' as const),
+			latencyMs: fc.integer({ min: 0, max: 100 }),
+			retryAfterS: fc.integer({ min: 0, max: 4 }),
+		}),
+	},
 );
 
 /** One node run as the model's n8n runs it: a bulk run of `items`, or an AI Agent's tool calls. */
@@ -111,9 +146,18 @@ interface Plan {
 const planArb: fc.Arbitrary<Plan> = fc.record({
 	startMs: fc.integer({ min: 0, max: 3000 }),
 	items: fc.integer({ min: 1, max: 10 }),
-	toolCalls: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) }),
-	failingItems: fc.oneof({ weight: 3, arbitrary: fc.constant<number[]>([]) }, { weight: 1, arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }) }),
-	failLast: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+	toolCalls: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant(0) },
+		{ weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) },
+	),
+	failingItems: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant<number[]>([]) },
+		{ weight: 1, arbitrary: fc.uniqueArray(fc.integer({ min: 0, max: 9 }), { maxLength: 2 }) },
+	),
+	failLast: fc.oneof(
+		{ weight: 3, arbitrary: fc.constant(false) },
+		{ weight: 1, arbitrary: fc.constant(true) },
+	),
 	cancelAtMs: fc.option(fc.integer({ min: 0, max: 8000 }), { nil: undefined, freq: 3 }),
 	method: fc.constantFrom('POST' as const, 'PUT' as const),
 	continueOnFail: fc.boolean(),
@@ -122,7 +166,8 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
 	maxTries: fc.integer({ min: 1, max: 3 }),
 });
 
-const failsToPrepare = (plan: Plan, itemIndex: number) => plan.failingItems.includes(itemIndex) || (plan.failLast && itemIndex === plan.items - 1);
+const failsToPrepare = (plan: Plan, itemIndex: number) =>
+	plan.failingItems.includes(itemIndex) || (plan.failLast && itemIndex === plan.items - 1);
 
 interface Attempt {
 	plan: number;
@@ -136,23 +181,51 @@ interface Attempt {
 
 /** A service answer as n8n's request helper gives it (returnFullResponse) or throws it. */
 function respond(answer: Answer, now: number) {
-	const status: Record<string, number> = { ok: 200, refused: 400, 'server-error': 500, throttled: 429, unavailable: 503 };
-	if (answer.kind === 'reset') throw Object.assign(new Error('socket hang up'), { httpCode: 'ECONNRESET' });
-	if (answer.kind === 'timeout') throw Object.assign(new Error('timeout'), { httpCode: 'ETIMEDOUT' });
-	const retryAfter = 'retryAfterS' in answer && (answer.retryAfterS && now % 2 ? new Date(now + answer.retryAfterS * 1000).toUTCString() : String(answer.retryAfterS));
-	return { statusCode: status[answer.kind], headers: retryAfter ? { 'retry-after': retryAfter } : {}, body: answer.kind === 'ok' ? { ok: true } : { message: answer.kind } };
+	const status: Record<string, number> = {
+		ok: 200,
+		refused: 400,
+		'server-error': 500,
+		throttled: 429,
+		unavailable: 503,
+	};
+	if (answer.kind === 'reset')
+		throw Object.assign(new Error('socket hang up'), { httpCode: 'ECONNRESET' });
+	if (answer.kind === 'timeout')
+		throw Object.assign(new Error('timeout'), { httpCode: 'ETIMEDOUT' });
+	const retryAfter =
+		'retryAfterS' in answer &&
+		(answer.retryAfterS && now % 2
+			? new Date(now + answer.retryAfterS * 1000).toUTCString()
+			: String(answer.retryAfterS));
+	return {
+		statusCode: status[answer.kind],
+		headers: retryAfter ? { 'retry-after': retryAfter } : {},
+		body: answer.kind === 'ok' ? { ok: true } : { message: answer.kind },
+	};
 }
 
-const loggerInto = (lines: string[]) => ({ info: (line: string) => lines.push(line), debug: () => undefined, warn: () => undefined, error: () => undefined });
+const loggerInto = (lines: string[]) => ({
+	info: (line: string) => lines.push(line),
+	debug: () => undefined,
+	warn: () => undefined,
+	error: () => undefined,
+});
 
 /** Plays the plans against a service answering from `answers` in turn. */
-async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans: Plan[], answers: Answer[], clock: FakeClock) {
+async function simulate(
+	node: ReturnType<typeof loadNode>,
+	skips: boolean,
+	plans: Plan[],
+	answers: Answer[],
+	clock: FakeClock,
+) {
 	const attempts: Attempt[] = [];
 	const log: string[] = [];
 	const outcomes: Array<Map<string, number>> = plans.map(() => new Map());
 	let next = 0;
 	const preSend = node.routing.prepareRequest({});
-	const sendItem = node.routing.operationRouting({ method: 'PUT', path: '/x' } as never, {}).operations!.pagination as unknown as (
+	const sendItem = node.routing.operationRouting({ method: 'PUT', path: '/x' } as never, {})
+		.operations!.pagination as unknown as (
 		this: unknown,
 		request: unknown,
 	) => Promise<INodeExecutionData[]>;
@@ -166,7 +239,8 @@ async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans
 	const playPlan = async (plan: Plan, p: number) => {
 		await clock.sleep(plan.startMs);
 		const execution = new AbortController();
-		if (plan.cancelAtMs !== undefined) void clock.sleep(plan.cancelAtMs).then(() => execution.abort());
+		if (plan.cancelAtMs !== undefined)
+			void clock.sleep(plan.cancelAtMs).then(() => execution.abort());
 		const asTool = plan.toolCalls > 0;
 		const nodeOfPlan: INode = {
 			id: `n${p}`,
@@ -179,11 +253,21 @@ async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans
 			retryOnFail: plan.maxTries > 1,
 			continueOnFail: plan.continueOnFail,
 		};
-		const options = { adaptiveConcurrency: plan.adaptive, maxConcurrency: plan.maxConcurrency, maxRetries: 3, maxRetryWaitSeconds: 10 };
+		const options = {
+			adaptiveConcurrency: plan.adaptive,
+			maxConcurrency: plan.maxConcurrency,
+			maxRetries: 3,
+			maxRetryWaitSeconds: 10,
+		};
 		let volatile = 0;
 
 		/** n8n's RoutingNode.runNode over one node run's items: the preSends in one pass, the send steps after it. */
-		const runNode = async (call: number, executeData: object, inputData: IDataObject, itemCount: number) => {
+		const runNode = async (
+			call: number,
+			executeData: object,
+			inputData: IDataObject,
+			itemCount: number,
+		) => {
 			const sends: Array<Promise<INodeExecutionData[]>> = [];
 			for (let itemIndex = 0; itemIndex < itemCount; itemIndex++) {
 				if (!asTool && failsToPrepare(plan, itemIndex)) {
@@ -194,7 +278,13 @@ async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans
 				}
 				const request = {
 					// `at` changes on every try, as an expression with $now would.
-					options: { method: plan.method, url: '/api/v1/x', qs: { id: `c-${itemIndex}` }, body: { at: volatile++ }, headers: {} } as IHttpRequestOptions,
+					options: {
+						method: plan.method,
+						url: '/api/v1/x',
+						qs: { id: `c-${itemIndex}` },
+						body: { at: volatile++ },
+						headers: {},
+					} as IHttpRequestOptions,
 					preSend: [],
 					postReceive: [{ actions: [node.output.failOnHttpError] }],
 				};
@@ -212,7 +302,13 @@ async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans
 						httpRequestWithAuthentication: async () => {
 							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
 							const { run } = node.adapter.runOf(context, request.options);
-							const record: Attempt = { plan: p, call, item: itemIndex, runEnded: run.signal.aborted, mayHaveReceived: false };
+							const record: Attempt = {
+								plan: p,
+								call,
+								item: itemIndex,
+								runEnded: run.signal.aborted,
+								mayHaveReceived: false,
+							};
 							attempts.push(record);
 							const answer = answers[next++ % answers.length];
 							await clock.sleep(answer.latencyMs);
@@ -235,7 +331,12 @@ async function simulate(node: ReturnType<typeof loadNode>, skips: boolean, plans
 		};
 
 		/** n8n's Retry On Fail around a node run: the same execute data on every try. */
-		const withTries = async (call: number, executeData: object, input: () => IDataObject, itemCount: number) => {
+		const withTries = async (
+			call: number,
+			executeData: object,
+			input: () => IDataObject,
+			itemCount: number,
+		) => {
 			for (let tryIndex = 0; tryIndex < plan.maxTries && !execution.signal.aborted; tryIndex++) {
 				try {
 					return await runNode(call, executeData, input(), itemCount);
@@ -270,44 +371,70 @@ describe.each([
 	it('keeps its invariants over random runs, tool calls, answers, stops, cancels, retries and failing items', async () => {
 		let sentInAll = 0;
 		await fc.assert(
-			fc.asyncProperty(fc.array(planArb, { minLength: 1, maxLength: 3 }), fc.array(answerArb, { minLength: 1, maxLength: 40 }), async (plans, answers) => {
-				const clock = new FakeClock(node.clock.onAbort);
-				node.clock.useClock(clock);
-				const { attempts, outcomes } = await simulate(node, skips, plans, answers, clock);
-				sentInAll += attempts.length;
+			fc.asyncProperty(
+				fc.array(planArb, { minLength: 1, maxLength: 3 }),
+				fc.array(answerArb, { minLength: 1, maxLength: 40 }),
+				async (plans, answers) => {
+					const clock = new FakeClock(node.clock.onAbort);
+					node.clock.useClock(clock);
+					const { attempts, outcomes } = await simulate(node, skips, plans, answers, clock);
+					sentInAll += attempts.length;
 
-				// No request starts after its run's stop or cancel.
-				expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
-				// Every run leaves the pace registry.
-				expect(node.pace.pacedAccounts()).toBe(0);
-				// Each item gets at most one outcome per try of Retry On Fail.
-				plans.forEach((plan, p) => {
-					for (const outcome of outcomes[p].values()) expect(outcome).toBeLessThanOrEqual(plan.maxTries);
-				});
-				// No POST is sent again once the service may have received it, whatever its body says now.
-				for (const [index, attempt] of attempts.entries()) {
-					if (!attempt.mayHaveReceived || plans[attempt.plan].method !== 'POST') continue;
-					const again = attempts.slice(index + 1).filter((later) => later.plan === attempt.plan && later.call === attempt.call && later.item === attempt.item);
-					expect(again).toEqual([]);
-				}
-				plans.forEach((plan, p) => {
-					const sent = attempts.filter((attempt) => attempt.plan === p);
-					// Each tool call sends, also a second call with the same arguments.
-					if (plan.toolCalls > 0 && plan.cancelAtMs === undefined) expect(new Set(sent.map((attempt) => attempt.call)).size).toBe(plan.toolCalls);
-					// A loop that threw sends nothing; one that skipped items sends the others.
-					const indexes = Array.from({ length: plan.items }, (_, i) => i);
-					if (plan.toolCalls > 0 || !indexes.some((i) => failsToPrepare(plan, i))) return;
-					if (!(skips && plan.continueOnFail)) expect(sent).toEqual([]);
-					else if (plan.cancelAtMs === undefined) expect(new Set(sent.map((attempt) => attempt.item))).toEqual(new Set(indexes.filter((i) => !failsToPrepare(plan, i))));
-				});
-				// A later run on a quiet service is not held to an old pace.
-				const startedAt = clock.now();
-				const quiet: Plan = { ...plans[0], startMs: 0, toolCalls: 0, failingItems: [], failLast: false, cancelAtMs: undefined, adaptive: true, items: 3, maxTries: 1 };
-				const later = await simulate(node, skips, [quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
-				expect([...later.outcomes[0].values()]).toEqual([1, 1, 1]);
-				expect(clock.now() - startedAt).toBeLessThan(50);
-				expect(node.pace.pacedAccounts()).toBe(0);
-			}),
+					// No request starts after its run's stop or cancel.
+					expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
+					// Every run leaves the pace registry.
+					expect(node.pace.pacedAccounts()).toBe(0);
+					// Each item gets at most one outcome per try of Retry On Fail.
+					plans.forEach((plan, p) => {
+						for (const outcome of outcomes[p].values())
+							expect(outcome).toBeLessThanOrEqual(plan.maxTries);
+					});
+					// No POST is sent again once the service may have received it, whatever its body says now.
+					for (const [index, attempt] of attempts.entries()) {
+						if (!attempt.mayHaveReceived || plans[attempt.plan].method !== 'POST') continue;
+						const again = attempts
+							.slice(index + 1)
+							.filter(
+								(later) =>
+									later.plan === attempt.plan &&
+									later.call === attempt.call &&
+									later.item === attempt.item,
+							);
+						expect(again).toEqual([]);
+					}
+					plans.forEach((plan, p) => {
+						const sent = attempts.filter((attempt) => attempt.plan === p);
+						// Each tool call sends, also a second call with the same arguments.
+						if (plan.toolCalls > 0 && plan.cancelAtMs === undefined)
+							expect(new Set(sent.map((attempt) => attempt.call)).size).toBe(plan.toolCalls);
+						// A loop that threw sends nothing; one that skipped items sends the others.
+						const indexes = Array.from({ length: plan.items }, (_, i) => i);
+						if (plan.toolCalls > 0 || !indexes.some((i) => failsToPrepare(plan, i))) return;
+						if (!(skips && plan.continueOnFail)) expect(sent).toEqual([]);
+						else if (plan.cancelAtMs === undefined)
+							expect(new Set(sent.map((attempt) => attempt.item))).toEqual(
+								new Set(indexes.filter((i) => !failsToPrepare(plan, i))),
+							);
+					});
+					// A later run on a quiet service is not held to an old pace.
+					const startedAt = clock.now();
+					const quiet: Plan = {
+						...plans[0],
+						startMs: 0,
+						toolCalls: 0,
+						failingItems: [],
+						failLast: false,
+						cancelAtMs: undefined,
+						adaptive: true,
+						items: 3,
+						maxTries: 1,
+					};
+					const later = await simulate(node, skips, [quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
+					expect([...later.outcomes[0].values()]).toEqual([1, 1, 1]);
+					expect(clock.now() - startedAt).toBeLessThan(50);
+					expect(node.pace.pacedAccounts()).toBe(0);
+				},
+			),
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },
 		);
 		expect(sentInAll).toBeGreaterThan(500);

@@ -2,7 +2,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import { createSimulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { runNode, type RunOptions } from './helpers/runNode';
-import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import {
+	API_KEY,
+	knowledgeBaseListParameters,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
 
 const sim = useSimulator();
 
@@ -10,12 +15,19 @@ const listAssistants: INodeParameters = { resource: 'assistant', operation: 'get
 const noRetry = { options: { retryOnFailure: false } };
 
 async function run(parameters: INodeParameters, extra: Partial<RunOptions> = {}) {
-	return await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim().url }, ...extra });
+	return await runNode({
+		parameters,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		...extra,
+	});
 }
 
 describe('HTTP failures become errors a user can act on', () => {
 	it('401: the key was refused', async () => {
-		const { error } = await runNode({ parameters: listAssistants, credentials: { apiKey: 'wrong', baseUrl: sim().url } });
+		const { error } = await runNode({
+			parameters: listAssistants,
+			credentials: { apiKey: 'wrong', baseUrl: sim().url },
+		});
 		expect(error?.message).toBe(
 			'The service refused the API key (HTTP 401): check the API Key in the "Voice Assistant API" credential',
 		);
@@ -31,13 +43,19 @@ describe('HTTP failures become errors a user can act on', () => {
 	});
 
 	it('404 on an update names the id that was not found', async () => {
-		const { error } = await run({ ...knowledgeBaseListParameters, operation: 'update', knowledgeBaseId: 'kb-nope' });
+		const { error } = await run({
+			...knowledgeBaseListParameters,
+			operation: 'update',
+			knowledgeBaseId: 'kb-nope',
+		});
 		expect(error?.message).toBe('No knowledge base with ID "kb-nope" was found (HTTP 404)');
 		expect(error?.description).toBe('Knowledge base not found');
 
 		sim().failNext({ status: 404, body: { message: 'Contact not found' } });
 		const contact = await run(segmentContactParameters);
-		expect(contact.error?.message).toBe('No segment contact with ID "contact-42" was found (HTTP 404)');
+		expect(contact.error?.message).toBe(
+			'No segment contact with ID "contact-42" was found (HTTP 404)',
+		);
 	});
 
 	it('404 without an id points at the Base URL', async () => {
@@ -48,14 +66,21 @@ describe('HTTP failures become errors a user can act on', () => {
 		);
 	});
 
-	it('400 and 422 carry the service\'s own message', async () => {
+	it("400 and 422 carry the service's own message", async () => {
 		sim().failNext({ status: 400, body: { message: 'phone_number[0]: not a dialable number' } });
 		const bad = await run(playgroundCallParameters);
-		expect(bad.error?.message).toBe('The service rejected the request (HTTP 400): phone_number[0]: not a dialable number');
+		expect(bad.error?.message).toBe(
+			'The service rejected the request (HTTP 400): phone_number[0]: not a dialable number',
+		);
 
-		sim().failNext({ status: 422, body: { errors: [{ message: 'title taken' }, 'data too long'] } });
+		sim().failNext({
+			status: 422,
+			body: { errors: [{ message: 'title taken' }, 'data too long'] },
+		});
 		const unprocessable = await run(knowledgeBaseListParameters);
-		expect(unprocessable.error?.message).toBe('The service rejected the request (HTTP 422): title taken; data too long');
+		expect(unprocessable.error?.message).toBe(
+			'The service rejected the request (HTTP 422): title taken; data too long',
+		);
 
 		sim().failNext({ status: 400, body: {} });
 		const silent = await run(knowledgeBaseListParameters);
@@ -68,7 +93,10 @@ describe('HTTP failures become errors a user can act on', () => {
 		const json = await run({ ...listAssistants, ...noRetry });
 		expect(json.error?.message).toBe('The service failed (HTTP 500): database unavailable');
 
-		sim().failNext({ status: 502, rawBody: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>' });
+		sim().failNext({
+			status: 502,
+			rawBody: '<!DOCTYPE html><html><body><h1>502 Bad Gateway</h1></body></html>',
+		});
 		const html = await run({ ...listAssistants, ...noRetry });
 		expect(html.error?.message).toBe(
 			'The service failed (HTTP 502): the service answered with an HTML page instead of JSON',
@@ -84,12 +112,18 @@ describe('HTTP failures become errors a user can act on', () => {
 			credentials: { apiKey: API_KEY, baseUrl: url },
 		});
 		expect(error?.message).toBe(`Could not connect to ${url}: connection refused`);
-		expect(error?.description).toBe('Check the Base URL in the credential and that the service is running.');
+		expect(error?.description).toBe(
+			'Check the Base URL in the credential and that the service is running.',
+		);
 	});
 
 	it('a timeout says how long it waited', async () => {
 		sim().setOptions({ latencyMs: 1000 });
-		const { error } = await run({ ...listAssistants, ...noRetry, requestOptions: { timeout: 100 } });
+		const { error } = await run({
+			...listAssistants,
+			...noRetry,
+			requestOptions: { timeout: 100 },
+		});
 		expect(error?.message).toBe('The request timed out after 100 ms');
 	});
 });
@@ -99,7 +133,11 @@ describe('Continue On Fail', () => {
 	const parameters = { ...segmentContactParameters, contactId: '={{ $json.id }}' };
 
 	it('gives the failed item an error item paired with its row; the others succeed', async () => {
-		sim().failNext({ status: 404, path: '/api/v1/segment/contact/update', body: { message: 'Contact not found' } });
+		sim().failNext({
+			status: 404,
+			path: '/api/v1/segment/contact/update',
+			body: { message: 'Contact not found' },
+		});
 		const { outputs, error } = await run(parameters, { items: rows, continueOnFail: true });
 		expect(error).toBeUndefined();
 		const failed = outputs[0].filter((item) => item.json.error);
@@ -108,7 +146,11 @@ describe('Continue On Fail', () => {
 		expect(failed[0].json).toEqual({
 			error: `No segment contact with ID "c-${failedIndex + 1}" was found (HTTP 404)`,
 		});
-		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(outputs[0].map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 		expect(outputs[0].filter((item) => item.json.message)).toHaveLength(2);
 	});
 
@@ -124,7 +166,9 @@ describe('Continue On Fail', () => {
 		sim().failNext({ status: 503, headers: { 'retry-after': '1' }, id: 'c-1' });
 		sim().failNext({ status: 404, body: { message: 'Contact not found' }, id: 'c-2' });
 		const { error } = await run(parameters, { items: rows });
-		expect(error?.message).toBe('Not sent: item 1 failed first: No segment contact with ID "c-2" was found (HTTP 404)');
+		expect(error?.message).toBe(
+			'Not sent: item 1 failed first: No segment contact with ID "c-2" was found (HTTP 404)',
+		);
 		expect(error?.context?.itemIndex).toBe(0);
 	});
 });

@@ -16,12 +16,20 @@ const sim = useSimulator();
 const CONTACTS = '/api/v1/segment/contact/update';
 
 async function run(parameters: INodeParameters, extra: Partial<RunOptions> = {}) {
-	return await runNode({ parameters, credentials: { apiKey: API_KEY, baseUrl: sim().url }, ...extra });
+	return await runNode({
+		parameters,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		...extra,
+	});
 }
 
 describe('the key never reaches an error', () => {
-	it("a redirect to a host named after the key: the host is redacted in the message", async () => {
-		sim().failNext({ status: 302, path: CONTACTS, headers: { location: `https://${API_KEY}.collector.example/steal` } });
+	it('a redirect to a host named after the key: the host is redacted in the message', async () => {
+		sim().failNext({
+			status: 302,
+			path: CONTACTS,
+			headers: { location: `https://${API_KEY}.collector.example/steal` },
+		});
 		const { error } = await run(segmentContactParameters);
 		expect(error?.message).toBe(
 			'The service redirected the request (HTTP 302) to https://[redacted].collector.example: check the Base URL in the credential',
@@ -32,8 +40,16 @@ describe('the key never reaches an error', () => {
 
 describe('Max Retry Wait bounds every wait', () => {
 	it('a Retry-After longer than a timer can hold (2^31 ms) fails at once, with one request', async () => {
-		sim().failNext({ status: 429, path: CONTACTS, headers: { 'retry-after': '3000000' }, times: 40 });
-		const { error } = await run({ ...segmentContactParameters, options: { maxRetryWaitSeconds: 10_000_000 } });
+		sim().failNext({
+			status: 429,
+			path: CONTACTS,
+			headers: { 'retry-after': '3000000' },
+			times: 40,
+		});
+		const { error } = await run({
+			...segmentContactParameters,
+			options: { maxRetryWaitSeconds: 10_000_000 },
+		});
 		expect(error?.message).toBe(
 			'The service asked to wait 3000000 s before trying again (HTTP 429, Retry-After), longer than "Max Retry Wait" allows',
 		);
@@ -71,7 +87,11 @@ describe("n8n's Timeout bounds the whole attempt", () => {
 	it('a server trickling its answer is cut off at the Timeout and reported as a timeout', async () => {
 		const started = Date.now();
 		const { error } = await runNode({
-			parameters: { ...segmentContactParameters, options: { retryOnFailure: false }, requestOptions: { timeout: 800 } },
+			parameters: {
+				...segmentContactParameters,
+				options: { retryOnFailure: false },
+				requestOptions: { timeout: 800 },
+			},
 			credentials: { apiKey: API_KEY, baseUrl: url },
 		});
 		expect(error?.message).toBe('The request timed out after 800 ms');
@@ -86,13 +106,20 @@ describe('switches from expressions', () => {
 			expect(policy.problem).toBeUndefined();
 			expect(policy.retry).toBe(value.trim().toLowerCase() === 'true');
 		} else {
-			expect(policy.problem).toBe(`"Retry on Rate Limit and Transient Errors" (Options) must be true or false, not ${JSON.stringify(value)}`);
+			expect(policy.problem).toBe(
+				`"Retry on Rate Limit and Transient Errors" (Options) must be true or false, not ${JSON.stringify(value)}`,
+			);
 		}
 	});
 
 	it('a refused switch sends nothing and names the option', async () => {
-		const { error } = await run({ ...segmentContactParameters, options: { adaptiveConcurrency: 'off' } });
-		expect(error?.message).toBe('Invalid input: "Adapt Concurrency to the Service" (Options) must be true or false, not "off" [item 0]');
+		const { error } = await run({
+			...segmentContactParameters,
+			options: { adaptiveConcurrency: 'off' },
+		});
+		expect(error?.message).toBe(
+			'Invalid input: "Adapt Concurrency to the Service" (Options) must be true or false, not "off" [item 0]',
+		);
 		expect(sim().requests).toHaveLength(0);
 	});
 });

@@ -84,7 +84,9 @@ describe('Limiter', () => {
 	describe('gives the slot back on every path a holder ends by', () => {
 		it('when the work fails', async () => {
 			const limiter = new Limiter(1);
-			await expect(limiter.use(async () => Promise.reject(new Error('HTTP 400')), NEVER)).rejects.toThrow('HTTP 400');
+			await expect(
+				limiter.use(async () => Promise.reject(new Error('HTTP 400')), NEVER),
+			).rejects.toThrow('HTTP 400');
 			expect(limiter.inUse).toBe(0);
 			expect(await limiter.use(async () => 'next', NEVER)).toBe('next');
 		});
@@ -93,17 +95,15 @@ describe('Limiter', () => {
 			const limiter = new Limiter(1);
 			const started: string[] = [];
 			const wait = createDeferredPromise<void>();
-			const retrying = limiter.use(
-				async () => {
-					started.push('retrying');
-					await wait.promise; // waiting out a Retry-After
-					return 'retried';
-				}, NEVER);
-			const next = limiter.use(
-				async () => {
-					started.push('next');
-					return 'next';
-				}, NEVER);
+			const retrying = limiter.use(async () => {
+				started.push('retrying');
+				await wait.promise; // waiting out a Retry-After
+				return 'retried';
+			}, NEVER);
+			const next = limiter.use(async () => {
+				started.push('next');
+				return 'next';
+			}, NEVER);
 			await settle();
 			expect(started).toEqual(['retrying']);
 			wait.resolve();
@@ -116,7 +116,11 @@ describe('Limiter', () => {
 			const cancel = new AbortController();
 			const cancelled = limiter.use(
 				async () =>
-					await new Promise((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(new Error('cancelled')))), NEVER);
+					await new Promise((_resolve, reject) =>
+						cancel.signal.addEventListener('abort', () => reject(new Error('cancelled'))),
+					),
+				NEVER,
+			);
 			const next = limiter.use(async () => 'next', NEVER);
 			await settle();
 			expect(limiter.inUse).toBe(1);
@@ -170,7 +174,9 @@ describe('Limiter', () => {
 	it('serves a long queue in order after it was compacted', async () => {
 		const limiter = new Limiter(1);
 		const order: number[] = [];
-		const all = Array.from({ length: 5_000 }, (_, i) => limiter.use(async () => order.push(i), NEVER));
+		const all = Array.from({ length: 5_000 }, (_, i) =>
+			limiter.use(async () => order.push(i), NEVER),
+		);
 		await Promise.all(all);
 		expect(order).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
 		expect(limiter.inUse).toBe(0);
@@ -180,7 +186,11 @@ describe('Limiter', () => {
 describe('the bound in n8n', () => {
 	const sim = useSimulator();
 	const rows = Array.from({ length: 30 }, (_, i) => ({ json: { id: `c-${i}` } }));
-	const parameters = (extra: INodeParameters): INodeParameters => ({ ...segmentContactParameters, contactId: '={{ $json.id }}', ...extra });
+	const parameters = (extra: INodeParameters): INodeParameters => ({
+		...segmentContactParameters,
+		contactId: '={{ $json.id }}',
+		...extra,
+	});
 
 	it('holds with Request Options → Batching on (items start one by one while earlier ones finish)', async () => {
 		sim().setOptions({ latencyMs: 40 });
@@ -269,4 +279,3 @@ describe('Deadlines (the attempts of a run on one timer)', () => {
 		expect(expire).not.toHaveBeenCalled();
 	});
 });
-

@@ -16,18 +16,30 @@ const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
 
 describe('an AI Agent tool call is a run of its own', () => {
 	it('the same call asked for twice in one agent run places two calls, with Retry On Fail on', async () => {
-		const parameters = { ...playgroundCallParameters, phoneNumbers: "={{ $fromAI('phone', 'The phone number', 'string') }}" };
+		const parameters = {
+			...playgroundCallParameters,
+			phoneNumbers: "={{ $fromAI('phone', 'The phone number', 'string') }}",
+		};
 		const answers = await callAsTool({
 			parameters,
 			credentials: credentials(),
 			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
 			calls: [{ phone: '+14155550100' }, { phone: '+14155550100' }],
 		});
-		expect(sim().requests.map((r) => [r.method, r.path, (r.body as { phone_number: string[] }).phone_number])).toEqual([
+		expect(
+			sim().requests.map((r) => [
+				r.method,
+				r.path,
+				(r.body as { phone_number: string[] }).phone_number,
+			]),
+		).toEqual([
 			['POST', '/api/v1/playground/call', ['+14155550100']],
 			['POST', '/api/v1/playground/call', ['+14155550100']],
 		]);
-		expect(answers.map((answer) => JSON.parse(answer)[0].phone_number)).toEqual([['+14155550100'], ['+14155550100']]);
+		expect(answers.map((answer) => JSON.parse(answer)[0].phone_number)).toEqual([
+			['+14155550100'],
+			['+14155550100'],
+		]);
 	});
 });
 
@@ -35,23 +47,39 @@ describe("n8n's Retry On Fail remembers the input item, not the request's bytes"
 	it('a knowledge base titled with $now, cut off after the service applied it: one knowledge base, the same error on every try', async () => {
 		sim().failNext({ status: 0, afterApplying: true, path: '/api/v1/knowledgeBase/create' });
 		const parameters = { ...knowledgeBaseListParameters, title: "={{ 'FAQ ' + $now.toMillis() }}" };
-		const { error } = await runNode({ parameters, credentials: credentials(), retryOnFail: { maxTries: 3, waitBetweenTries: 20 } });
-		expect(sim().requests.map((r) => [r.method, r.path])).toEqual([['POST', '/api/v1/knowledgeBase/create']]);
+		const { error } = await runNode({
+			parameters,
+			credentials: credentials(),
+			retryOnFail: { maxTries: 3, waitBetweenTries: 20 },
+		});
+		expect(sim().requests.map((r) => [r.method, r.path])).toEqual([
+			['POST', '/api/v1/knowledgeBase/create'],
+		]);
 		expect(sim().ledger.applied).toHaveLength(1);
 		expect(error?.description).toContain('may have received it');
 	});
 });
 
 /** The context n8n gives an item, as far as the adapter reads it. */
-function contextOf(node: INode, itemIndex: number, executeData: object | undefined, inputData: object | undefined): IExecuteSingleFunctions {
-	return { getNode: () => node, getItemIndex: () => itemIndex, getExecuteData: () => executeData, inputData } as unknown as IExecuteSingleFunctions;
+function contextOf(
+	node: INode,
+	itemIndex: number,
+	executeData: object | undefined,
+	inputData: object | undefined,
+): IExecuteSingleFunctions {
+	return {
+		getNode: () => node,
+		getItemIndex: () => itemIndex,
+		getExecuteData: () => executeData,
+		inputData,
+	} as unknown as IExecuteSingleFunctions;
 }
 
 describe('the node run an item belongs to', () => {
 	const node = { name: 'Voice Assistant', type: 'voiceAssistant' } as INode;
 	const items = { main: [[{ json: {} }, { json: {} }]] };
 
-	it("a node run n8n scheduled: its execute data, the same on every try of Retry On Fail", () => {
+	it('a node run n8n scheduled: its execute data, the same on every try of Retry On Fail', () => {
 		const executeData = { node, data: items };
 		expect(nodeRunOf(contextOf(node, 0, executeData, items))).toBe(executeData);
 		expect(nodeRunOf(contextOf(node, 1, executeData, items))).toBe(executeData);
@@ -72,12 +100,15 @@ describe('the node run an item belongs to', () => {
 	});
 
 	it('with neither: a clear error, nothing sent', () => {
-		expect(() => nodeRunOf(contextOf(node, 3, undefined, undefined))).toThrow('This n8n version runs the node in a way it does not know');
+		expect(() => nodeRunOf(contextOf(node, 3, undefined, undefined))).toThrow(
+			'This n8n version runs the node in a way it does not know',
+		);
 	});
 });
 
 describe("the items n8n's loop skipped", () => {
-	const prepare = (loop: ItemLoop, indexes: number[]) => indexes.forEach((index) => loop.itemPrepared(index));
+	const prepare = (loop: ItemLoop, indexes: number[]) =>
+		indexes.forEach((index) => loop.itemPrepared(index));
 
 	it('every item prepared: all are sent', async () => {
 		const loop = new ItemLoop(5, undefined, false, undefined);
@@ -97,7 +128,7 @@ describe("the items n8n's loop skipped", () => {
 		expect(await loop.outcome).toBe(4);
 	});
 
-	it("n8n 1.x and 2.8 end the loop at the failing item: nothing is sent", async () => {
+	it('n8n 1.x and 2.8 end the loop at the failing item: nothing is sent', async () => {
 		const loop = new ItemLoop(5, undefined, false, undefined);
 		prepare(loop, [0, 1, 2, 3]);
 		expect(await loop.outcome).toBeUndefined();
@@ -114,7 +145,9 @@ describe("the items n8n's loop skipped", () => {
 	});
 
 	describe('with Batching (n8n pauses between batches)', () => {
-		beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'] }));
+		beforeEach(() =>
+			jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'] }),
+		);
 		afterEach(() => jest.useRealTimers());
 
 		it('waits through the pauses; a pause longer than the interval without an item ends the loop', async () => {

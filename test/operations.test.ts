@@ -29,7 +29,12 @@ describe('Assistant → Get Many', () => {
 		});
 		expect(error).toBeUndefined();
 		const request = onlyRequest();
-		expect(request).toMatchObject({ method: 'GET', path: '/api/v1/user/listAssistant', query: {}, rawBody: '' });
+		expect(request).toMatchObject({
+			method: 'GET',
+			path: '/api/v1/user/listAssistant',
+			query: {},
+			rawBody: '',
+		});
 		expect(request.headers['x-api-key']).toBe(API_KEY);
 		expect(request.headers.accept).toBe('application/json');
 		expect(request.headers['content-type']).toBeUndefined();
@@ -75,7 +80,12 @@ describe('Assistant → Get Many', () => {
 		);
 
 		const german = await runNode({
-			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true, filters: { language: 'de' } },
+			parameters: {
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: true,
+				filters: { language: 'de' },
+			},
 			credentials: credentials(),
 		});
 		expect(german.outputs[0].map((item) => item.json.language)).toEqual(
@@ -92,7 +102,9 @@ describe('Assistant → Get Many', () => {
 
 	it('keeps an assistant whose identifier has none of the known names, saying so, when simplifying', async () => {
 		const [maya, lukas] = sim().data.assistants;
-		const renamed = Object.fromEntries(Object.entries(lukas).map(([key, value]) => [key === '_id' ? 'uuid' : key, value]));
+		const renamed = Object.fromEntries(
+			Object.entries(lukas).map(([key, value]) => [key === '_id' ? 'uuid' : key, value]),
+		);
 		sim().failNext({ status: 200, body: [maya, renamed] });
 		const { outputs, error } = await runNode({
 			parameters: { resource: 'assistant', operation: 'getAll', returnAll: true },
@@ -110,13 +122,19 @@ describe('Assistant → Get Many', () => {
 			accent: lukas.accent,
 			ai_model_id: lukas.ai_model_id,
 			...(lukas.knowledge_base_Id ? { knowledge_base_Id: lukas.knowledge_base_Id } : {}),
-			notice: 'No id: the service sent none of the fields _id, id, assistant_id, assistantId for this assistant. Turn off Simplify to see every field it sent.',
+			notice:
+				'No id: the service sent none of the fields _id, id, assistant_id, assistantId for this assistant. Turn off Simplify to see every field it sent.',
 		});
 		expect(outputs[0][0].json).not.toHaveProperty('notice');
 	});
 
 	it('reads a base URL given with a trailing slash or the /api/v1 prefix', async () => {
-		for (const baseUrl of [`${sim().url}/`, `${sim().url}/api/v1`, `${sim().url}/api/v1/`, ` ${sim().url} `]) {
+		for (const baseUrl of [
+			`${sim().url}/`,
+			`${sim().url}/api/v1`,
+			`${sim().url}/api/v1/`,
+			` ${sim().url} `,
+		]) {
 			sim().reset();
 			const { error } = await runNode({
 				parameters: { resource: 'assistant', operation: 'getAll' },
@@ -136,7 +154,10 @@ describe('Assistant → Get Many', () => {
 
 describe('Playground Call → Start', () => {
 	it('POSTs the six fields as JSON and outputs the echoed call', async () => {
-		const { outputs, error } = await runNode({ parameters: playgroundCallParameters, credentials: credentials() });
+		const { outputs, error } = await runNode({
+			parameters: playgroundCallParameters,
+			credentials: credentials(),
+		});
 		expect(error).toBeUndefined();
 		const request = onlyRequest();
 		const expectedBody = {
@@ -147,7 +168,12 @@ describe('Playground Call → Start', () => {
 			assistant_id: '6650b7c1e4a2f9d3b8c10a01',
 			dialer_id: 'dialer-7',
 		};
-		expect(request).toMatchObject({ method: 'POST', path: '/api/v1/playground/call', query: {}, status: 200 });
+		expect(request).toMatchObject({
+			method: 'POST',
+			path: '/api/v1/playground/call',
+			query: {},
+			status: 200,
+		});
 		expect(request.headers['x-api-key']).toBe(API_KEY);
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(request.headers.accept).toBe('application/json');
@@ -159,11 +185,18 @@ describe('Playground Call → Start', () => {
 		await runNode({
 			parameters: {
 				...playgroundCallParameters,
-				assistant: { __rl: true, mode: 'list', value: '6650b7c1e4a2f9d3b8c10a02', cachedResultName: 'Jonas' },
+				assistant: {
+					__rl: true,
+					mode: 'list',
+					value: '6650b7c1e4a2f9d3b8c10a02',
+					cachedResultName: 'Jonas',
+				},
 			},
 			credentials: credentials(),
 		});
-		expect((onlyRequest().body as { assistant_id: string }).assistant_id).toBe('6650b7c1e4a2f9d3b8c10a02');
+		expect((onlyRequest().body as { assistant_id: string }).assistant_id).toBe(
+			'6650b7c1e4a2f9d3b8c10a02',
+		);
 	});
 
 	it('maps fields from each input item with expressions, one call per item, paired in order', async () => {
@@ -172,11 +205,17 @@ describe('Playground Call → Start', () => {
 			{ json: { first: 'Alan', phones: '+222; +333' } },
 		];
 		const { outputs } = await runNode({
-			parameters: { ...playgroundCallParameters, firstName: '={{ $json.first }}', phoneNumbers: '={{ $json.phones }}' },
+			parameters: {
+				...playgroundCallParameters,
+				firstName: '={{ $json.first }}',
+				phoneNumbers: '={{ $json.phones }}',
+			},
 			items,
 			credentials: credentials(),
 		});
-		const bodies = sim().requests.map((r) => r.body as { first_name: string; phone_number: string[] });
+		const bodies = sim().requests.map(
+			(r) => r.body as { first_name: string; phone_number: string[] },
+		);
 		expect(bodies.map((b) => [b.first_name, b.phone_number]).sort()).toEqual([
 			['Ada', ['+111']],
 			['Alan', ['+222', '+333']],
@@ -195,15 +234,29 @@ describe('Knowledge Base → Create / Update', () => {
 	];
 
 	it('creates from the list of pairs in the UI', async () => {
-		const { outputs, error } = await runNode({ parameters: knowledgeBaseListParameters, credentials: credentials() });
+		const { outputs, error } = await runNode({
+			parameters: knowledgeBaseListParameters,
+			credentials: credentials(),
+		});
 		expect(error).toBeUndefined();
 		const request = onlyRequest();
-		expect(request).toMatchObject({ method: 'POST', path: '/api/v1/knowledgeBase/create', query: {} });
+		expect(request).toMatchObject({
+			method: 'POST',
+			path: '/api/v1/knowledgeBase/create',
+			query: {},
+		});
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(request.headers['x-api-key']).toBe(API_KEY);
-		expect(JSON.parse(request.rawBody)).toEqual({ title: 'Opening hours', language: 'en', data: expectedData });
+		expect(JSON.parse(request.rawBody)).toEqual({
+			title: 'Opening hours',
+			language: 'en',
+			data: expectedData,
+		});
 		expect(outputs[0]).toEqual([
-			{ json: { title: 'Opening hours', language: 'en', data: expectedData }, pairedItem: { item: 0 } },
+			{
+				json: { title: 'Opening hours', language: 'en', data: expectedData },
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 
@@ -218,7 +271,11 @@ describe('Knowledge Base → Create / Update', () => {
 			items: [{ json: { data: rows } }],
 			credentials: credentials(),
 		});
-		expect(JSON.parse(onlyRequest().rawBody)).toEqual({ title: 'Opening hours', language: 'en', data: expectedData });
+		expect(JSON.parse(onlyRequest().rawBody)).toEqual({
+			title: 'Opening hours',
+			language: 'en',
+			data: expectedData,
+		});
 	});
 
 	it('creates from JSON text typed in the editor', async () => {
@@ -240,18 +297,33 @@ describe('Knowledge Base → Create / Update', () => {
 			credentials: credentials(),
 		});
 		const request = onlyRequest();
-		expect(request).toMatchObject({ method: 'PUT', path: '/api/v1/knowledgeBase/update', query: { id }, status: 200 });
+		expect(request).toMatchObject({
+			method: 'PUT',
+			path: '/api/v1/knowledgeBase/update',
+			query: { id },
+			status: 200,
+		});
 		expect(request.headers['content-type']).toBe('application/json');
-		expect(JSON.parse(request.rawBody)).toEqual({ title: 'Opening hours', language: 'en', data: expectedData });
+		expect(JSON.parse(request.rawBody)).toEqual({
+			title: 'Opening hours',
+			language: 'en',
+			data: expectedData,
+		});
 		expect(outputs[0]).toEqual([
-			{ json: { id, title: 'Opening hours', language: 'en', data: expectedData }, pairedItem: { item: 0 } },
+			{
+				json: { id, title: 'Opening hours', language: 'en', data: expectedData },
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 });
 
 describe('Segment Contact → Update', () => {
 	it('PUTs the required fields with ?id=… and echoes the id with the message', async () => {
-		const { outputs, error } = await runNode({ parameters: segmentContactParameters, credentials: credentials() });
+		const { outputs, error } = await runNode({
+			parameters: segmentContactParameters,
+			credentials: credentials(),
+		});
 		expect(error).toBeUndefined();
 		const request = onlyRequest();
 		expect(request).toMatchObject({
@@ -261,9 +333,16 @@ describe('Segment Contact → Update', () => {
 		});
 		expect(request.headers['content-type']).toBe('application/json');
 		expect(request.headers['x-api-key']).toBe(API_KEY);
-		expect(JSON.parse(request.rawBody)).toEqual({ first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123' });
+		expect(JSON.parse(request.rawBody)).toEqual({
+			first_name: 'Grace',
+			last_name: 'Hopper',
+			phone: '+14155550123',
+		});
 		expect(outputs[0]).toEqual([
-			{ json: { id: 'contact-42', message: 'Contact updated successfully.' }, pairedItem: { item: 0 } },
+			{
+				json: { id: 'contact-42', message: 'Contact updated successfully.' },
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 
@@ -314,13 +393,35 @@ describe('Segment Contact → Update', () => {
 			expect(item.json.id).toBe(`c-${i}`);
 		});
 		const request = sim().requests.find((r) => r.query.id === 'c-7');
-		expect(request?.body).toEqual({ first_name: 'First7', last_name: 'Last7', phone: String(4915100007) });
+		expect(request?.body).toEqual({
+			first_name: 'First7',
+			last_name: 'Last7',
+			phone: String(4915100007),
+		});
 	});
 
 	it('maps automatically from input items named as the API names the fields', async () => {
 		const rows = [
-			{ json: { id: 'c-1', first_name: 'Ada', last_name: 'Lovelace', phone: '+1', email: 'ada@example.com', crm_owner: 'x' } },
-			{ json: { id: 2, first_name: 'Alan', last_name: 'Turing', phone: 4915100000, job_title: '', lead_status: 'new' } },
+			{
+				json: {
+					id: 'c-1',
+					first_name: 'Ada',
+					last_name: 'Lovelace',
+					phone: '+1',
+					email: 'ada@example.com',
+					crm_owner: 'x',
+				},
+			},
+			{
+				json: {
+					id: 2,
+					first_name: 'Alan',
+					last_name: 'Turing',
+					phone: 4915100000,
+					job_title: '',
+					lead_status: 'new',
+				},
+			},
 		];
 		const { outputs } = await runNode({
 			parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto' },
@@ -339,8 +440,26 @@ describe('Segment Contact → Update', () => {
 	});
 	it("maps automatically from a CRM export's own column names, typed once under Input Columns (dotted paths read nested fields)", async () => {
 		const rows = [
-			{ json: { 'Record ID': 5001, 'First Name': 'Ada', 'Last Name': 'Lovelace', 'Phone Number': '+14155550100', Email: '', 'Lifecycle Stage': 'lead', first_name: 'not me' } },
-			{ json: { 'Record ID': 'r-2', 'First Name': 'Alan', 'Last Name': 'Turing', 'Phone Number': 4915100000, owner: { title: 'CTO' } } },
+			{
+				json: {
+					'Record ID': 5001,
+					'First Name': 'Ada',
+					'Last Name': 'Lovelace',
+					'Phone Number': '+14155550100',
+					Email: '',
+					'Lifecycle Stage': 'lead',
+					first_name: 'not me',
+				},
+			},
+			{
+				json: {
+					'Record ID': 'r-2',
+					'First Name': 'Alan',
+					'Last Name': 'Turing',
+					'Phone Number': 4915100000,
+					owner: { title: 'CTO' },
+				},
+			},
 		];
 		const { outputs, error } = await runNode({
 			parameters: {
@@ -364,15 +483,35 @@ describe('Segment Contact → Update', () => {
 		expect(error).toBeUndefined();
 		const sent = sim().requests.map((r) => [r.method, r.path, r.query, r.body] as const);
 		expect(sent.sort((a, b) => String(a[2].id).localeCompare(String(b[2].id)))).toEqual([
-			['PUT', '/api/v1/segment/contact/update', { id: '5001' }, { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550100', lifecycle_stage: 'lead' }],
-			['PUT', '/api/v1/segment/contact/update', { id: 'r-2' }, { first_name: 'Alan', last_name: 'Turing', phone: '4915100000', job_title: 'CTO' }],
+			[
+				'PUT',
+				'/api/v1/segment/contact/update',
+				{ id: '5001' },
+				{
+					first_name: 'Ada',
+					last_name: 'Lovelace',
+					phone: '+14155550100',
+					lifecycle_stage: 'lead',
+				},
+			],
+			[
+				'PUT',
+				'/api/v1/segment/contact/update',
+				{ id: 'r-2' },
+				{ first_name: 'Alan', last_name: 'Turing', phone: '4915100000', job_title: 'CTO' },
+			],
 		]);
 		expect(outputs[0].map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
 	it('a column named under Input Columns that the input lacks fails the item naming the field, and sends nothing', async () => {
 		const { error } = await runNode({
-			parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', inputColumns: { first_name: 'Given Name' } },
+			parameters: {
+				resource: 'segmentContact',
+				operation: 'update',
+				mappingMode: 'auto',
+				inputColumns: { first_name: 'Given Name' },
+			},
 			items: [{ json: { id: 'c-1', 'First Name': 'Ada', last_name: 'Lovelace', phone: '+1' } }],
 			credentials: credentials(),
 		});
@@ -387,17 +526,24 @@ describe('fields of the bulk operations', () => {
 	it.each([
 		['playgroundCall', 'start', PLAYGROUND_CALL_FIELDS],
 		['segmentContact', 'update', CONTACT_FIELDS],
-	])('%s → %s: every field it shows is in its field map or shapes the mapping, and none has routing of its own', (resource, operation, map) => {
-		const shown = new VoiceAssistant().description.properties.filter(
-			(property) =>
-				(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
-				(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
-		);
-		const mapped = new Set(sentProperties(map).map(({ parameter }) => parameter.split('.')[0]));
-		for (const property of shown) {
-			expect([property.name, 'routing' in property]).toEqual([property.name, false]);
-			expect([property.name, mapped.has(property.name) || ['mappingMode', 'inputColumns'].includes(property.name)]).toEqual([property.name, true]);
-			for (const option of (property.options ?? []) as Array<{ routing?: unknown; name: string }>) expect([option.name, option.routing]).toEqual([option.name, undefined]);
-		}
-	});
+	])(
+		'%s → %s: every field it shows is in its field map or shapes the mapping, and none has routing of its own',
+		(resource, operation, map) => {
+			const shown = new VoiceAssistant().description.properties.filter(
+				(property) =>
+					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
+					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
+			);
+			const mapped = new Set(sentProperties(map).map(({ parameter }) => parameter.split('.')[0]));
+			for (const property of shown) {
+				expect([property.name, 'routing' in property]).toEqual([property.name, false]);
+				expect([
+					property.name,
+					mapped.has(property.name) || ['mappingMode', 'inputColumns'].includes(property.name),
+				]).toEqual([property.name, true]);
+				for (const option of (property.options ?? []) as Array<{ routing?: unknown; name: string }>)
+					expect([option.name, option.routing]).toEqual([option.name, undefined]);
+			}
+		},
+	);
 });

@@ -54,7 +54,9 @@ describe('the packed package', () => {
 			nodes: ['dist/nodes/VoiceAssistant/VoiceAssistant.node.js'],
 			credentials: ['dist/credentials/VoiceAssistantApi.credentials.js'],
 		});
-		const codex = JSON.parse(fs.readFileSync(path.join(dir, 'dist/nodes/VoiceAssistant/VoiceAssistant.node.json'), 'utf8'));
+		const codex = JSON.parse(
+			fs.readFileSync(path.join(dir, 'dist/nodes/VoiceAssistant/VoiceAssistant.node.json'), 'utf8'),
+		);
 		expect(codex).toMatchObject({ node: NODE_TYPE, categories: expect.any(Array) });
 	});
 
@@ -83,10 +85,14 @@ describe('a package without a build', () => {
 	test('cannot be packed when npm runs prepack', () => {
 		const clone = cloneWithoutBuild('clone-prepack', ['nodes', 'credentials', 'scripts']);
 		expect(distProblems(clone)).toEqual(
-			expect.arrayContaining(['dist/nodes/VoiceAssistant/VoiceAssistant.node.js is missing (from nodes/VoiceAssistant/VoiceAssistant.node.ts)']),
+			expect.arrayContaining([
+				'dist/nodes/VoiceAssistant/VoiceAssistant.node.js is missing (from nodes/VoiceAssistant/VoiceAssistant.node.ts)',
+			]),
 		);
 		fs.mkdirSync(path.join(work, 'prepack'));
-		expect(() => packAndUnpack(path.join(work, 'prepack'), { cwd: clone })).toThrow(/Refusing to pack: dist\/ is missing or older/);
+		expect(() => packAndUnpack(path.join(work, 'prepack'), { cwd: clone })).toThrow(
+			/Refusing to pack: dist\/ is missing or older/,
+		);
 		expect(fs.readdirSync(path.join(work, 'prepack'))).toEqual([]);
 	}, 60_000);
 
@@ -96,6 +102,8 @@ describe('a package without a build', () => {
 		const source = path.join(clone, 'nodes/VoiceAssistant/shared/spec/schemas.ts');
 		const later = new Date(Date.now() + 60_000);
 		fs.utimesSync(source, later, later);
-		expect(distProblems(clone)).toEqual(['dist/nodes/VoiceAssistant/shared/spec/schemas.js is older than nodes/VoiceAssistant/shared/spec/schemas.ts']);
+		expect(distProblems(clone)).toEqual([
+			'dist/nodes/VoiceAssistant/shared/spec/schemas.js is older than nodes/VoiceAssistant/shared/spec/schemas.ts',
+		]);
 	});
 });

@@ -4,7 +4,11 @@ import { Progress } from '../nodes/VoiceAssistant/shared/progress';
 describe('Progress in the log', () => {
 	function progressOf(
 		total: number,
-		pace: { now: number | undefined; lowest: number | undefined; waiting: number } = { now: undefined, lowest: undefined, waiting: 0 },
+		pace: { now: number | undefined; lowest: number | undefined; waiting: number } = {
+			now: undefined,
+			lowest: undefined,
+			waiting: 0,
+		},
 	) {
 		const lines: string[] = [];
 		const log = (message: string) => lines.push(message);

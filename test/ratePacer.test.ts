@@ -8,7 +8,11 @@ import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { AnswerFeedback } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
-import { RatePacer, WINDOW_MS, type AnswerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+import {
+	RatePacer,
+	WINDOW_MS,
+	type AnswerKind,
+} from '../nodes/VoiceAssistant/shared/request/ratePacer';
 
 /** A fake clock the pacer reads. */
 function clock() {
@@ -38,17 +42,29 @@ function tokenBucket(ratePerSec: number, now: () => number) {
 }
 
 /** A failure of the kind the pacer counts as `kind` (undefined: answered). */
-const FAILURE_OF: Record<AnswerKind, FailureKind | undefined> = { answered: undefined, 'rate-limited': 'rate-limited', failed: 'server-error' };
+const FAILURE_OF: Record<AnswerKind, FailureKind | undefined> = {
+	answered: undefined,
+	'rate-limited': 'rate-limited',
+	failed: 'server-error',
+};
 
 /** A run's answer feedback in automatic mode (its limit on requests in flight). */
-const feedbackOfRun = (ceiling = 100) => new AnswerFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
+const feedbackOfRun = (ceiling = 100) =>
+	new AnswerFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
 
 /**
  * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would
  * otherwise send one every `gapMs`), each answer told to the run's feedback; returns how many of
  * them the service answered 429.
  */
-function send(pacer: RatePacer, time: ReturnType<typeof clock>, service: () => AnswerKind, attempts: number, gapMs = 1, feedback = feedbackOfRun()) {
+function send(
+	pacer: RatePacer,
+	time: ReturnType<typeof clock>,
+	service: () => AnswerKind,
+	attempts: number,
+	gapMs = 1,
+	feedback = feedbackOfRun(),
+) {
 	let throttled = 0;
 	for (let i = 0; i < attempts; i++) {
 		const turnIn = pacer.nextTurnIn();
@@ -158,7 +174,9 @@ describe('RatePacer', () => {
 		for (;;) {
 			const active = runs.filter((run) => run.left > 0);
 			if (active.length === 0) break;
-			const run = active.reduce((next, candidate) => (candidate.nextAt < next.nextAt ? candidate : next));
+			const run = active.reduce((next, candidate) =>
+				candidate.nextAt < next.nextAt ? candidate : next,
+			);
 			time.advance(run.nextAt - time.now());
 			const kind = service();
 			run.attempts++;
@@ -174,7 +192,8 @@ describe('RatePacer', () => {
 		const throttled = runs.reduce((sum, run) => sum + run.throttled, 0);
 		expect(throttled / attempts).toBeLessThan(0.05);
 		expect(seconds).toBeLessThan(1.1 * (10_000 / 200));
-		for (const run of runs) expect((run.doneAt - started) / 1000).toBeGreaterThan(0.5 * (10_000 / 200));
+		for (const run of runs)
+			expect((run.doneAt - started) / 1000).toBeGreaterThan(0.5 * (10_000 / 200));
 	});
 
 	it('random 429s of a busy service (30% of the answers) leave the run unpaced', () => {

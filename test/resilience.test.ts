@@ -23,8 +23,17 @@ const callParameters = (options: INodeParameters = {}): INodeParameters => ({
 	options,
 });
 
-async function run(parameters: INodeParameters, items: INodeExecutionData[], continueOnFail = false) {
-	return await runNode({ parameters, items, continueOnFail, credentials: { apiKey: API_KEY, baseUrl: sim().url } });
+async function run(
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	continueOnFail = false,
+) {
+	return await runNode({
+		parameters,
+		items,
+		continueOnFail,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+	});
 }
 
 describe('requests in flight are bounded across the items of a run', () => {
@@ -38,7 +47,9 @@ describe('requests in flight are bounded across the items of a run', () => {
 	it('automatic by default: 32 at first, more while the service keeps up', async () => {
 		sim().setOptions({ latencyMs: 40 });
 		await run(contactParameters(), contactRows(300));
-		const inFlightAtStart = sim().requests.filter((r) => r.receivedAt === sim().requests[0].receivedAt).length;
+		const inFlightAtStart = sim().requests.filter(
+			(r) => r.receivedAt === sim().requests[0].receivedAt,
+		).length;
 		expect(inFlightAtStart).toBeLessThanOrEqual(32);
 		expect(sim().stats.maxInFlight).toBeGreaterThan(32);
 	});
@@ -52,13 +63,19 @@ describe('requests in flight are bounded across the items of a run', () => {
 
 	it('a fixed number when it does not adapt', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		await run(contactParameters({ adaptiveConcurrency: false, maxConcurrency: 17 }), contactRows(60));
+		await run(
+			contactParameters({ adaptiveConcurrency: false, maxConcurrency: 17 }),
+			contactRows(60),
+		);
 		expect(sim().stats.maxInFlight).toBe(17);
 	});
 
 	it('a Max Concurrent Requests below the UI range (0, from an expression) is 1, not the default', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		const { outputs } = await run(contactParameters({ maxConcurrency: '={{ 0 }}' }), contactRows(12));
+		const { outputs } = await run(
+			contactParameters({ maxConcurrency: '={{ 0 }}' }),
+			contactRows(12),
+		);
 		expect(outputs[0]).toHaveLength(12);
 		expect(sim().stats.maxInFlight).toBe(1);
 	});
@@ -124,21 +141,40 @@ describe('retries', () => {
 	});
 
 	it.each([
-		['503', { status: 503, headers: { 'retry-after': '0' } }, 'The service failed (HTTP 503): Service Unavailable'],
-		['a dropped connection', { status: 0 }, `The connection to ${'URL'} was dropped before an answer arrived`],
-	])('never repeats a call start after %s: it may have rung already', async (_name, failure, message) => {
-		sim().failNext({ ...failure, path: CALLS });
-		const { error } = await run(callParameters(), [{ json: { name: 'Ada' } }]);
-		expect(error?.message).toBe(message.replace('URL', sim().url));
-		if (failure.status === 0) expect(error?.description).toMatch(/not sent again because the service may have received it/);
-		expect(sim().requests).toHaveLength(1);
-	});
+		[
+			'503',
+			{ status: 503, headers: { 'retry-after': '0' } },
+			'The service failed (HTTP 503): Service Unavailable',
+		],
+		[
+			'a dropped connection',
+			{ status: 0 },
+			`The connection to ${'URL'} was dropped before an answer arrived`,
+		],
+	])(
+		'never repeats a call start after %s: it may have rung already',
+		async (_name, failure, message) => {
+			sim().failNext({ ...failure, path: CALLS });
+			const { error } = await run(callParameters(), [{ json: { name: 'Ada' } }]);
+			expect(error?.message).toBe(message.replace('URL', sim().url));
+			if (failure.status === 0)
+				expect(error?.description).toMatch(
+					/not sent again because the service may have received it/,
+				);
+			expect(sim().requests).toHaveLength(1);
+		},
+	);
 
 	it('a Retry-After of 0 does not retry back to back: the floor between attempts uses up Max Retry Wait', async () => {
 		// 1 s of waiting at 250 ms per retry allows 4 retries, whatever Max Retries says (clamped to 50).
 		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 60, path: CONTACTS });
-		const { error } = await run(contactParameters({ maxRetries: 100_000, maxRetryWaitSeconds: 1 }), contactRows(1));
-		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable (after 5 attempts)');
+		const { error } = await run(
+			contactParameters({ maxRetries: 100_000, maxRetryWaitSeconds: 1 }),
+			contactRows(1),
+		);
+		expect(error?.message).toBe(
+			'The service failed (HTTP 503): Service Unavailable (after 5 attempts)',
+		);
 		expect(sim().requests).toHaveLength(5);
 	});
 
@@ -154,7 +190,9 @@ describe('retries', () => {
 	it('gives up after Max Retries and says how many attempts were made', async () => {
 		sim().failNext({ status: 500, times: 10, path: CONTACTS }); // no Retry-After: bounded by Max Retries
 		const { error } = await run(contactParameters({ maxRetries: 2 }), contactRows(1));
-		expect(error?.message).toBe('The service failed (HTTP 500): Internal Server Error (after 3 attempts)');
+		expect(error?.message).toBe(
+			'The service failed (HTTP 500): Internal Server Error (after 3 attempts)',
+		);
 		expect(sim().requests).toHaveLength(3);
 	});
 
@@ -173,7 +211,12 @@ describe('retries', () => {
 describe('a failing run stops sending', () => {
 	it('without Continue On Fail, queued items are not sent after the first failure', async () => {
 		sim().setOptions({ latencyMs: 20 });
-		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS, id: 'c-0' });
+		sim().failNext({
+			status: 400,
+			body: { message: 'segment is locked' },
+			path: CONTACTS,
+			id: 'c-0',
+		});
 		const { error } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(200));
 		expect(error?.message).toBe('The service rejected the request (HTTP 400): segment is locked');
 		expect(sim().requests.length).toBeLessThan(10);
@@ -182,7 +225,12 @@ describe('a failing run stops sending', () => {
 	it('each item not sent gets its own error naming the item that failed, and so does the run', async () => {
 		// Item 0 waits out a Retry-After (holding its slot) while item 1 is refused.
 		sim().failNext({ status: 503, headers: { 'retry-after': '1' }, path: CONTACTS, id: 'c-0' });
-		sim().failNext({ status: 400, body: { message: 'segment is locked' }, path: CONTACTS, id: 'c-1' });
+		sim().failNext({
+			status: 400,
+			body: { message: 'segment is locked' },
+			path: CONTACTS,
+			id: 'c-1',
+		});
 		const { error, outputs } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(4));
 
 		const failure = 'The service rejected the request (HTTP 400): segment is locked';

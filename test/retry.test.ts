@@ -1,6 +1,19 @@
-import { failureKindOf, isRetryable, type FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
-import { MIN_RETRY_DELAY_MS, backoffDelay, decideRetry, parseRetryAfter } from '../nodes/VoiceAssistant/shared/request/retry';
-import { DEFAULT_REQUEST_POLICY, readRequestPolicy, requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
+import {
+	failureKindOf,
+	isRetryable,
+	type FailureKind,
+} from '../nodes/VoiceAssistant/shared/httpFailure';
+import {
+	MIN_RETRY_DELAY_MS,
+	backoffDelay,
+	decideRetry,
+	parseRetryAfter,
+} from '../nodes/VoiceAssistant/shared/request/retry';
+import {
+	DEFAULT_REQUEST_POLICY,
+	readRequestPolicy,
+	requestPolicyOptions,
+} from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {
 	const now = Date.parse('2026-11-25T12:00:00Z');
@@ -60,8 +73,16 @@ describe('retry decision', () => {
 	const policy = { ...DEFAULT_REQUEST_POLICY, maxRetries: 3, maxRetryWaitMs: 10_000 };
 
 	it('uses Retry-After when given, backoff otherwise', () => {
-		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 2000)).toEqual({ retry: true, delayMs: 2000, guided: true });
-		expect(decideRetry(policy, 'PUT', 'server-error', 2, 0, undefined, () => 1)).toEqual({ retry: true, delayMs: 2000, guided: false });
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 2000)).toEqual({
+			retry: true,
+			delayMs: 2000,
+			guided: true,
+		});
+		expect(decideRetry(policy, 'PUT', 'server-error', 2, 0, undefined, () => 1)).toEqual({
+			retry: true,
+			delayMs: 2000,
+			guided: false,
+		});
 	});
 
 	it('stops after the last unguided retry, past the wait budget, or when retrying is off', () => {
@@ -69,14 +90,24 @@ describe('retry decision', () => {
 		expect(decideRetry(policy, 'PUT', 'rate-limited', 3, 0, undefined).retry).toBe(false);
 		expect(decideRetry(policy, 'PUT', 'server-error', 3, 0, 1000).retry).toBe(false); // a 500's Retry-After is no pushback
 		expect(decideRetry(policy, 'PUT', 'rate-limited', 1, 9000, 2000).retry).toBe(false);
-		expect(decideRetry({ ...policy, retry: false }, 'GET', 'unavailable', 0, 0, 0).retry).toBe(false);
+		expect(decideRetry({ ...policy, retry: false }, 'GET', 'unavailable', 0, 0, 0).retry).toBe(
+			false,
+		);
 		expect(decideRetry(policy, 'POST', 'unavailable', 0, 0, 0).retry).toBe(false);
 	});
 
 	it('waits as long as a 429 or 503 asks, however many times, within Max Retry Wait', () => {
 		for (const kind of ['rate-limited', 'unavailable'] as const) {
-			expect(decideRetry(policy, 'PUT', kind, 3, 0, 1000)).toEqual({ retry: true, delayMs: 1000, guided: true });
-			expect(decideRetry(policy, 'PUT', kind, 50, 9000, 1000)).toEqual({ retry: true, delayMs: 1000, guided: true });
+			expect(decideRetry(policy, 'PUT', kind, 3, 0, 1000)).toEqual({
+				retry: true,
+				delayMs: 1000,
+				guided: true,
+			});
+			expect(decideRetry(policy, 'PUT', kind, 50, 9000, 1000)).toEqual({
+				retry: true,
+				delayMs: 1000,
+				guided: true,
+			});
 			expect(decideRetry(policy, 'PUT', kind, 50, 9001, 1000).retry).toBe(false);
 		}
 		// A create is repeated after a 429 only (the service did not take it), never after a 503.
@@ -85,7 +116,9 @@ describe('retry decision', () => {
 	});
 
 	it('backs off exponentially with full jitter, capped at 30 s', () => {
-		expect([0, 1, 2, 3].map((attempt) => backoffDelay(attempt, () => 1))).toEqual([500, 1000, 2000, 4000]);
+		expect([0, 1, 2, 3].map((attempt) => backoffDelay(attempt, () => 1))).toEqual([
+			500, 1000, 2000, 4000,
+		]);
 		expect(backoffDelay(10, () => 1)).toBe(30_000);
 		expect(backoffDelay(3, () => 0)).toBe(0);
 		expect(backoffDelay(3, () => 0.5)).toBe(2000);
@@ -93,8 +126,16 @@ describe('retry decision', () => {
 
 	it('never retries back to back: a Retry-After of 0, or a backoff drawn as 0, still waits the floor', () => {
 		expect(MIN_RETRY_DELAY_MS).toBe(250);
-		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS, guided: true });
-		expect(decideRetry(policy, 'PUT', 'server-error', 0, 0, undefined, () => 0)).toEqual({ retry: true, delayMs: MIN_RETRY_DELAY_MS, guided: false });
+		expect(decideRetry(policy, 'PUT', 'rate-limited', 0, 0, 0)).toEqual({
+			retry: true,
+			delayMs: MIN_RETRY_DELAY_MS,
+			guided: true,
+		});
+		expect(decideRetry(policy, 'PUT', 'server-error', 0, 0, undefined, () => 0)).toEqual({
+			retry: true,
+			delayMs: MIN_RETRY_DELAY_MS,
+			guided: false,
+		});
 	});
 });
 
@@ -119,7 +160,13 @@ describe('request policy options', () => {
 
 	it('reads the values a user sets', () => {
 		expect(
-			readRequestPolicy({ maxConcurrency: 3, adaptiveConcurrency: false, retryOnFailure: false, maxRetries: 0, maxRetryWaitSeconds: 5 }),
+			readRequestPolicy({
+				maxConcurrency: 3,
+				adaptiveConcurrency: false,
+				retryOnFailure: false,
+				maxRetries: 0,
+				maxRetryWaitSeconds: 5,
+			}),
 		).toEqual({
 			maxConcurrency: 3,
 			adaptiveConcurrency: false,
@@ -127,7 +174,9 @@ describe('request policy options', () => {
 			maxRetries: 0,
 			maxRetryWaitMs: 5000,
 		});
-		expect(readRequestPolicy({ maxConcurrency: '4', maxRetries: ' 2 ', maxRetryWaitSeconds: '60' })).toEqual({
+		expect(
+			readRequestPolicy({ maxConcurrency: '4', maxRetries: ' 2 ', maxRetryWaitSeconds: '60' }),
+		).toEqual({
 			...DEFAULT_REQUEST_POLICY,
 			maxConcurrency: 4,
 			maxRetries: 2,
@@ -147,7 +196,10 @@ describe('request policy options', () => {
 		['maxRetryWaitSeconds', -5, 1],
 	])('clamps %s = %j to the range the UI shows: %j', (name, given, expected) => {
 		const policy = readRequestPolicy({ [name]: given });
-		const read = name === 'maxRetryWaitSeconds' ? policy.maxRetryWaitMs / 1000 : policy[name as 'maxConcurrency' | 'maxRetries'];
+		const read =
+			name === 'maxRetryWaitSeconds'
+				? policy.maxRetryWaitMs / 1000
+				: policy[name as 'maxConcurrency' | 'maxRetries'];
 		expect(read).toBe(expected);
 		expect(policy.problem).toBeUndefined();
 	});
@@ -169,6 +221,8 @@ describe('request policy options', () => {
 		['maxRetryWaitSeconds', 'Infinity', 'Max Retry Wait (Seconds)'],
 		['maxConcurrency', Number.NaN, 'Max Concurrent Requests'],
 	])('%s = %j is refused, naming the option', (name, given, label) => {
-		expect(readRequestPolicy({ [name]: given }).problem).toBe(`"${label}" (Options) must be a number`);
+		expect(readRequestPolicy({ [name]: given }).problem).toBe(
+			`"${label}" (Options) must be a number`,
+		);
 	});
 });

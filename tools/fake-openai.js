@@ -50,16 +50,18 @@ const readJson = (req) =>
  * @param {number} n
  */
 function chatCompletion(reply, model, n) {
-	const toolCalls = 'toolCalls' in reply
-		? reply.toolCalls.map((call, i) => ({
-				id: `call_${n}_${i}`,
-				type: 'function',
-				function: { name: call.name, arguments: JSON.stringify(call.arguments) },
-			}))
-		: undefined;
-	const message = 'toolCalls' in reply
-		? { role: 'assistant', content: null, tool_calls: toolCalls }
-		: { role: 'assistant', content: reply.content };
+	const toolCalls =
+		'toolCalls' in reply
+			? reply.toolCalls.map((call, i) => ({
+					id: `call_${n}_${i}`,
+					type: 'function',
+					function: { name: call.name, arguments: JSON.stringify(call.arguments) },
+				}))
+			: undefined;
+	const message =
+		'toolCalls' in reply
+			? { role: 'assistant', content: null, tool_calls: toolCalls }
+			: { role: 'assistant', content: reply.content };
 	return {
 		id: `chatcmpl-${n}`,
 		object: 'chat.completion',
@@ -77,24 +79,25 @@ function chatCompletion(reply, model, n) {
  * @param {number} n
  */
 function responsesAnswer(reply, model, n) {
-	const output = 'toolCalls' in reply
-		? reply.toolCalls.map((call, i) => ({
-				type: 'function_call',
-				id: `fc_${n}_${i}`,
-				call_id: `call_${n}_${i}`,
-				name: call.name,
-				arguments: JSON.stringify(call.arguments),
-				status: 'completed',
-			}))
-		: [
-				{
-					type: 'message',
-					id: `msg_${n}`,
-					role: 'assistant',
+	const output =
+		'toolCalls' in reply
+			? reply.toolCalls.map((call, i) => ({
+					type: 'function_call',
+					id: `fc_${n}_${i}`,
+					call_id: `call_${n}_${i}`,
+					name: call.name,
+					arguments: JSON.stringify(call.arguments),
 					status: 'completed',
-					content: [{ type: 'output_text', text: reply.content, annotations: [] }],
-				},
-			];
+				}))
+			: [
+					{
+						type: 'message',
+						id: `msg_${n}`,
+						role: 'assistant',
+						status: 'completed',
+						content: [{ type: 'output_text', text: reply.content, annotations: [] }],
+					},
+				];
 	return {
 		id: `resp_${n}`,
 		object: 'response',
@@ -113,7 +116,10 @@ function responsesAnswer(reply, model, n) {
  */
 function send(res, status, body) {
 	const text = JSON.stringify(body);
-	res.writeHead(status, { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) });
+	res.writeHead(status, {
+		'content-type': 'application/json',
+		'content-length': String(Buffer.byteLength(text)),
+	});
 	res.end(text);
 }
 
@@ -136,24 +142,47 @@ async function startFakeOpenAi() {
 		try {
 			body = await readJson(req);
 		} catch {
-			return send(res, 400, { error: { message: 'The body is not JSON', type: 'invalid_request_error' } });
+			return send(res, 400, {
+				error: { message: 'The body is not JSON', type: 'invalid_request_error' },
+			});
 		}
 		const request = { method: req.method ?? '', path, headers: req.headers, body };
 		requests.push(request);
 		const route = `${req.method} ${path}`;
 		/** @type {Record<string, typeof chatCompletion | typeof responsesAnswer>} */
-		const answers = { 'POST /v1/chat/completions': chatCompletion, 'POST /v1/responses': responsesAnswer };
+		const answers = {
+			'POST /v1/chat/completions': chatCompletion,
+			'POST /v1/responses': responsesAnswer,
+		};
 		const answer = answers[route];
-		if (!answer) return send(res, 404, { error: { message: `Unknown route ${route}`, type: 'invalid_request_error' } });
+		if (!answer)
+			return send(res, 404, {
+				error: { message: `Unknown route ${route}`, type: 'invalid_request_error' },
+			});
 		if (body?.stream) {
-			return send(res, 400, { error: { message: 'The fake model does not stream', type: 'invalid_request_error' } });
+			return send(res, 400, {
+				error: { message: 'The fake model does not stream', type: 'invalid_request_error' },
+			});
 		}
 		const reply = replies.shift();
 		if (!reply) {
-			return send(res, 500, { error: { message: `The fake model has no reply left for request ${requests.length}`, type: 'server_error' } });
+			return send(res, 500, {
+				error: {
+					message: `The fake model has no reply left for request ${requests.length}`,
+					type: 'server_error',
+				},
+			});
 		}
 		answered += 1;
-		send(res, 200, answer(typeof reply === 'function' ? reply(request) : reply, body?.model ?? 'gpt-4o-mini', answered));
+		send(
+			res,
+			200,
+			answer(
+				typeof reply === 'function' ? reply(request) : reply,
+				body?.model ?? 'gpt-4o-mini',
+				answered,
+			),
+		);
 	});
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);
@@ -191,7 +220,10 @@ function toolResults(request) {
 	if (Array.isArray(body.messages)) {
 		return body.messages
 			.filter((/** @type {any} */ message) => message.role === 'tool')
-			.map((/** @type {any} */ message) => ({ callId: message.tool_call_id, content: message.content }));
+			.map((/** @type {any} */ message) => ({
+				callId: message.tool_call_id,
+				content: message.content,
+			}));
 	}
 	const input = Array.isArray(body.input) ? body.input : [];
 	return input

@@ -38,7 +38,8 @@ function cleanEnv(extra = {}) {
 	/** @type {NodeJS.ProcessEnv} */
 	const env = {};
 	for (const [key, value] of Object.entries(process.env)) {
-		if (!/^npm_/i.test(key) && !['INIT_CWD', 'NODE_ENV', 'JEST_WORKER_ID'].includes(key)) env[key] = value;
+		if (!/^npm_/i.test(key) && !['INIT_CWD', 'NODE_ENV', 'JEST_WORKER_ID'].includes(key))
+			env[key] = value;
 	}
 	return { ...env, ...extra };
 }
@@ -82,7 +83,10 @@ async function poll(what, check, { timeoutMs = 60_000, everyMs = 250, proc } = {
 	for (;;) {
 		const value = await check();
 		if (value !== undefined && value !== false) return value;
-		if (exited && proc) throw new Error(`${what}: the process exited:\n${proc.readStdout().slice(-4000)}\n${proc.readStderr().slice(-3000)}`);
+		if (exited && proc)
+			throw new Error(
+				`${what}: the process exited:\n${proc.readStdout().slice(-4000)}\n${proc.readStderr().slice(-3000)}`,
+			);
 		if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs / 1000} s`);
 		await sleep(everyMs);
 	}
@@ -112,7 +116,9 @@ function killAll(signal = 'SIGKILL') {
  */
 function startProcess(command, args, options = {}) {
 	const ownsLogDir = !options.logDir && !options.inherit;
-	const logDir = options.logDir ?? (ownsLogDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'va-proc-')) : os.tmpdir());
+	const logDir =
+		options.logDir ??
+		(ownsLogDir ? fs.mkdtempSync(path.join(os.tmpdir(), 'va-proc-')) : os.tmpdir());
 	const name = options.name ?? path.basename(command);
 	const stdoutFile = path.join(logDir, `${name}.stdout.log`);
 	const stderrFile = path.join(logDir, `${name}.stderr.log`);
@@ -199,4 +205,14 @@ async function runProcess(command, args, options = {}) {
 	return result;
 }
 
-module.exports = { cleanEnv, freePort, groupAlive, killAll, killGroup, poll, runProcess, sleep, startProcess };
+module.exports = {
+	cleanEnv,
+	freePort,
+	groupAlive,
+	killAll,
+	killGroup,
+	poll,
+	runProcess,
+	sleep,
+	startProcess,
+};

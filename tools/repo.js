@@ -28,7 +28,8 @@ const readExamples = () =>
  * @param {import('./workflows').Workflow} example
  */
 function exampleSql(example) {
-	const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters.content;
+	const note = example.nodes.find((node) => node.type === 'n8n-nodes-base.stickyNote')?.parameters
+		.content;
 	const sql = /```sql\n([\s\S]*?)```/.exec(String(note ?? ''))?.[1];
 	if (!sql) throw new Error(`"${example.name}" has no SQL block in its note`);
 	return sql;

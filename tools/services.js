@@ -21,9 +21,12 @@ function postgresBinDir() {
 	if (process.env.PG_BIN) return process.env.PG_BIN;
 	const root = '/usr/lib/postgresql';
 	const majors = fs.existsSync(root)
-		? fs.readdirSync(root).filter((entry) => fs.existsSync(path.join(root, entry, 'bin', 'postgres')))
+		? fs
+				.readdirSync(root)
+				.filter((entry) => fs.existsSync(path.join(root, entry, 'bin', 'postgres')))
 		: [];
-	if (!majors.length) throw new Error('PostgreSQL is not installed: apt-get install postgresql (.ci/run does)');
+	if (!majors.length)
+		throw new Error('PostgreSQL is not installed: apt-get install postgresql (.ci/run does)');
 	majors.sort((a, b) => Number(b) - Number(a));
 	return path.join(root, majors[0], 'bin');
 }
@@ -36,7 +39,9 @@ function postgresMissing() {
 	} catch (error) {
 		return error.message;
 	}
-	return fs.existsSync(path.join(dir, 'postgres')) ? undefined : `PostgreSQL is not installed: no ${path.join(dir, 'postgres')} (apt-get install postgresql)`;
+	return fs.existsSync(path.join(dir, 'postgres'))
+		? undefined
+		: `PostgreSQL is not installed: no ${path.join(dir, 'postgres')} (apt-get install postgresql)`;
 }
 
 /**
@@ -59,12 +64,35 @@ async function startRedis({ logDir }) {
 	const dataDir = throwawayDir('va-queue-redis-');
 	const host = '127.0.0.1';
 	const port = await freePort();
-	const args = ['--bind', host, '--port', String(port), '--dir', dataDir, '--save', '', '--appendonly', 'no'];
-	args.push('--rdbcompression', 'no', '--dbfilename', 'dump.rdb', '--protected-mode', 'yes', '--daemonize', 'no');
+	const args = [
+		'--bind',
+		host,
+		'--port',
+		String(port),
+		'--dir',
+		dataDir,
+		'--save',
+		'',
+		'--appendonly',
+		'no',
+	];
+	args.push(
+		'--rdbcompression',
+		'no',
+		'--dbfilename',
+		'dump.rdb',
+		'--protected-mode',
+		'yes',
+		'--daemonize',
+		'no',
+	);
 	const proc = startProcess('redis-server', args, { logDir, name: 'redis' });
 	/** @param {string[]} command */
 	const cli = (...command) =>
-		runProcess('redis-cli', ['-h', host, '-p', String(port), ...command], { name: 'redis-cli', timeoutMs: 30_000 });
+		runProcess('redis-cli', ['-h', host, '-p', String(port), ...command], {
+			name: 'redis-cli',
+			timeoutMs: 30_000,
+		});
 	await poll('redis-server', async () => (await cli('PING')).stdout.trim() === 'PONG', { proc });
 	return {
 		host,
@@ -74,7 +102,8 @@ async function startRedis({ logDir }) {
 		/** Everything Redis holds, as the text of an uncompressed snapshot (SAVE). */
 		async snapshot() {
 			const result = await cli('SAVE');
-			if (result.stdout.trim() !== 'OK') throw new Error(`redis SAVE failed: ${result.stdout}${result.stderr}`);
+			if (result.stdout.trim() !== 'OK')
+				throw new Error(`redis SAVE failed: ${result.stdout}${result.stderr}`);
 			return fs.readFileSync(path.join(dataDir, 'dump.rdb')).toString('latin1');
 		},
 		async stop() {
@@ -92,7 +121,10 @@ function postgresAccount() {
 		passwd = fs.readFileSync('/etc/passwd', 'utf8');
 	} catch {}
 	const entry = passwd.split('\n').find((line) => line.startsWith('postgres:'));
-	if (!entry) throw new Error('Running as root, but there is no "postgres" user to run PostgreSQL as (apt-get install postgresql creates it)');
+	if (!entry)
+		throw new Error(
+			'Running as root, but there is no "postgres" user to run PostgreSQL as (apt-get install postgresql creates it)',
+		);
 	const [, , uid, gid] = entry.split(':');
 	return { name: 'postgres', uid: Number(uid), gid: Number(gid) };
 }
@@ -109,7 +141,17 @@ async function startPostgres({ logDir }) {
 	/** The command and its arguments, run as the account. @type {(command: string, args: string[]) => [string, string[]]} */
 	const asAccount = (command, args) =>
 		account
-			? ['setpriv', [`--reuid=${account.uid}`, `--regid=${account.gid}`, '--init-groups', '--', command, ...args]]
+			? [
+					'setpriv',
+					[
+						`--reuid=${account.uid}`,
+						`--regid=${account.gid}`,
+						'--init-groups',
+						'--',
+						command,
+						...args,
+					],
+				]
 			: [command, args];
 	const root = throwawayDir('va-queue-pg-', account);
 	const dataDir = path.join(root, 'data');
@@ -118,7 +160,19 @@ async function startPostgres({ logDir }) {
 	const passwordFile = path.join(root, 'password');
 	fs.writeFileSync(passwordFile, `${password}\n`, { mode: 0o600 });
 	if (account) fs.chownSync(passwordFile, account.uid, account.gid);
-	const initdbArgs = ['-D', dataDir, '-U', user, `--pwfile=${passwordFile}`, '-A', 'scram-sha-256', '-E', 'UTF8', '--no-locale', '--no-sync'];
+	const initdbArgs = [
+		'-D',
+		dataDir,
+		'-U',
+		user,
+		`--pwfile=${passwordFile}`,
+		'-A',
+		'scram-sha-256',
+		'-E',
+		'UTF8',
+		'--no-locale',
+		'--no-sync',
+	];
 	const initdb = await runProcess(...asAccount(path.join(bin, 'initdb'), initdbArgs), {
 		cwd: root,
 		env: cleanEnv(),
@@ -126,7 +180,8 @@ async function startPostgres({ logDir }) {
 		name: 'initdb',
 		timeoutMs: 180_000,
 	});
-	if (initdb.code !== 0) throw new Error(`initdb failed (code ${initdb.code}):\n${initdb.stdout}\n${initdb.stderr}`);
+	if (initdb.code !== 0)
+		throw new Error(`initdb failed (code ${initdb.code}):\n${initdb.stdout}\n${initdb.stderr}`);
 
 	const host = '127.0.0.1';
 	const env = cleanEnv({ PGPASSWORD: password });
@@ -136,13 +191,39 @@ async function startPostgres({ logDir }) {
 	let proc;
 	for (let attempt = 1; !proc; attempt++) {
 		port = await freePort();
-		const settings = ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off', 'max_connections=50'];
-		const args = ['-D', dataDir, '-h', host, '-p', String(port), '-k', '', ...settings.flatMap((setting) => ['-c', setting])];
-		const started = startProcess(...asAccount(path.join(bin, 'postgres'), args), { cwd: root, env: cleanEnv(), logDir, name: 'postgres' });
+		const settings = [
+			'fsync=off',
+			'synchronous_commit=off',
+			'full_page_writes=off',
+			'max_connections=50',
+		];
+		const args = [
+			'-D',
+			dataDir,
+			'-h',
+			host,
+			'-p',
+			String(port),
+			'-k',
+			'',
+			...settings.flatMap((setting) => ['-c', setting]),
+		];
+		const started = startProcess(...asAccount(path.join(bin, 'postgres'), args), {
+			cwd: root,
+			env: cleanEnv(),
+			logDir,
+			name: 'postgres',
+		});
 		try {
 			await poll(
 				'postgres',
-				async () => (await runProcess(path.join(bin, 'pg_isready'), ['-h', host, '-p', String(port)], { name: 'pg_isready', timeoutMs: 10_000 })).code === 0,
+				async () =>
+					(
+						await runProcess(path.join(bin, 'pg_isready'), ['-h', host, '-p', String(port)], {
+							name: 'pg_isready',
+							timeoutMs: 10_000,
+						})
+					).code === 0,
 				{ proc: started },
 			);
 			proc = started;
@@ -158,12 +239,19 @@ async function startPostgres({ logDir }) {
 	 * @param {string[]} args
 	 */
 	async function client(command, args, timeoutMs = 120_000) {
-		const result = await runProcess(path.join(bin, command), ['-h', host, '-p', String(port), '-U', user, ...args], {
-			env,
-			name: command,
-			timeoutMs,
-		});
-		if (result.code !== 0) throw new Error(`${command} ${args.join(' ')} failed (code ${result.code}):\n${result.stderr}`);
+		const result = await runProcess(
+			path.join(bin, command),
+			['-h', host, '-p', String(port), '-U', user, ...args],
+			{
+				env,
+				name: command,
+				timeoutMs,
+			},
+		);
+		if (result.code !== 0)
+			throw new Error(
+				`${command} ${args.join(' ')} failed (code ${result.code}):\n${result.stderr}`,
+			);
 		return result.stdout;
 	}
 
@@ -182,7 +270,19 @@ async function startPostgres({ logDir }) {
 		 * @param {string} sql
 		 */
 		async query(database, sql) {
-			const stdout = await client('psql', ['-d', database, '-X', '-A', '-t', '-F', '\t', '-v', 'ON_ERROR_STOP=1', '-c', sql]);
+			const stdout = await client('psql', [
+				'-d',
+				database,
+				'-X',
+				'-A',
+				'-t',
+				'-F',
+				'\t',
+				'-v',
+				'ON_ERROR_STOP=1',
+				'-c',
+				sql,
+			]);
 			return stdout
 				.split('\n')
 				.filter((line) => line !== '')

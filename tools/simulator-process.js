@@ -44,7 +44,10 @@ function simulatorControl(url) {
 			headers: body === undefined ? {} : { 'content-type': 'application/json' },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		if (!response.ok) throw new Error(`${method} /__sim${pathname} answered ${response.status}: ${await response.text()}`);
+		if (!response.ok)
+			throw new Error(
+				`${method} /__sim${pathname} answered ${response.status}: ${await response.text()}`,
+			);
 		return response.json();
 	}
 
@@ -83,10 +86,14 @@ async function startSimulatorProcess({ apiKey, port = 0, dataFile, logDir }) {
 	let url;
 	try {
 		// Its first line: {"url": ...}
-		url = await poll('the simulator', () => {
-			const line = proc.readStdout().split('\n')[0];
-			return line.trim().startsWith('{') ? JSON.parse(line).url : undefined;
-		}, { timeoutMs: 15_000, everyMs: 50, proc });
+		url = await poll(
+			'the simulator',
+			() => {
+				const line = proc.readStdout().split('\n')[0];
+				return line.trim().startsWith('{') ? JSON.parse(line).url : undefined;
+			},
+			{ timeoutMs: 15_000, everyMs: 50, proc },
+		);
 	} catch (error) {
 		await proc.stop();
 		throw error;

@@ -48,7 +48,11 @@ const { CREDENTIAL_TYPE, NODE_TYPE } = require('./package-names');
 const SIMULATOR_CREDENTIAL = { id: 'vaSimulatorCred1', name: 'Voice Assistant (simulator)' };
 
 /** @returns {NodeSpec} */
-const manualTrigger = (name = 'Start') => ({ name, type: 'n8n-nodes-base.manualTrigger', parameters: {} });
+const manualTrigger = (name = 'Start') => ({
+	name,
+	type: 'n8n-nodes-base.manualTrigger',
+	parameters: {},
+});
 
 /**
  * A Code node returning `jsCode`'s items: a stand-in for any source of data.
@@ -56,14 +60,20 @@ const manualTrigger = (name = 'Start') => ({ name, type: 'n8n-nodes-base.manualT
  * @param {string} jsCode
  * @returns {NodeSpec}
  */
-const codeNode = (name, jsCode) => ({ name, type: 'n8n-nodes-base.code', typeVersion: 2, parameters: { jsCode } });
+const codeNode = (name, jsCode) => ({
+	name,
+	type: 'n8n-nodes-base.code',
+	typeVersion: 2,
+	parameters: { jsCode },
+});
 
 /**
  * A Code node returning fixed items.
  * @param {string} name
  * @param {object[]} items
  */
-const itemsNode = (name, items) => codeNode(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
+const itemsNode = (name, items) =>
+	codeNode(name, `return ${JSON.stringify(items)}.map((json) => ({ json }));`);
 
 /**
  * This package's node, with the simulator's credential.
@@ -99,7 +109,8 @@ function workflow(id, name, nodes, branches) {
 	/** @type {Connections} */
 	const connections = {};
 	if (branches) connections[nodes[0].name] = mainTo(branches);
-	else nodes.slice(0, -1).forEach((node, i) => (connections[node.name] = mainTo([nodes[i + 1].name])));
+	else
+		nodes.slice(0, -1).forEach((node, i) => (connections[node.name] = mainTo([nodes[i + 1].name])));
 	return {
 		id,
 		name,
@@ -115,4 +126,12 @@ function workflow(id, name, nodes, branches) {
 	};
 }
 
-module.exports = { SIMULATOR_CREDENTIAL, codeNode, itemsNode, mainTo, manualTrigger, voiceAssistant, workflow };
+module.exports = {
+	SIMULATOR_CREDENTIAL,
+	codeNode,
+	itemsNode,
+	mainTo,
+	manualTrigger,
+	voiceAssistant,
+	workflow,
+};

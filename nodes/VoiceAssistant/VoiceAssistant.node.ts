@@ -16,7 +16,8 @@ export class VoiceAssistant implements INodeType {
 		version: 1,
 		subtitle:
 			'={{ ({ getAll: "Get many", start: "Start", create: "Create", update: "Update" })[$parameter.operation] + " " + ({ assistant: "assistants", playgroundCall: "playground call", knowledgeBase: "knowledge base", segmentContact: "segment contact" })[$parameter.resource] }}',
-		description: 'List AI voice-call assistants, start playground calls, manage knowledge bases and segment contacts',
+		description:
+			'List AI voice-call assistants, start playground calls, manage knowledge bases and segment contacts',
 		defaults: { name: 'Voice Assistant' },
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],

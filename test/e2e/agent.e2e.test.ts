@@ -9,13 +9,32 @@
  * Agent 3 with the model node 1.3 (Responses API).
  */
 import {
-	API_KEY, CONTACT_PATH, MAYA, manualTrigger, outputOf, readExamples, requestedVersions,
-	simulatorCredential, startedManually, expectSuccess, useImportedN8n, useSimulatorProcess,
+	API_KEY,
+	CONTACT_PATH,
+	MAYA,
+	manualTrigger,
+	outputOf,
+	readExamples,
+	requestedVersions,
+	simulatorCredential,
+	startedManually,
+	expectSuccess,
+	useImportedN8n,
+	useSimulatorProcess,
 	type Workflow,
 } from './helpers';
 import {
-	AGENT, AGENT_SETUPS, MODEL, OPENAI_CREDENTIAL, OPENAI_KEY, agentWorkflow, fromAi, openAiCredential,
-	startCallTool, tool, useFakeModel,
+	AGENT,
+	AGENT_SETUPS,
+	MODEL,
+	OPENAI_CREDENTIAL,
+	OPENAI_KEY,
+	agentWorkflow,
+	fromAi,
+	openAiCredential,
+	startCallTool,
+	tool,
+	useFakeModel,
 } from './agents';
 import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
 
@@ -37,12 +56,27 @@ const updateContact = tool('Update contact', 'Updates a contact of a segment.', 
 	phone: fromAi('phone', 'Phone number'),
 });
 
-const CALL_PROMPT = 'Have an English assistant call Ada Lovelace, ada@example.com, +14155550101 and +14155550102.';
+const CALL_PROMPT =
+	'Have an English assistant call Ada Lovelace, ada@example.com, +14155550101 and +14155550102.';
 const CONTACT_PROMPT = 'Update the contacts crm-404 and crm-9001: Ada Lovelace, +14155550101.';
 
 const suiteWorkflows = AGENT_SETUPS.flatMap((setup, i) => [
-	agentWorkflow(`vaE2eAgentCall${i}`, `e2e: agent (${setup.label})`, setup, [manualTrigger()], CALL_PROMPT, [listAssistants, startCall]),
-	agentWorkflow(`vaE2eAgentFail${i}`, `e2e: agent (${setup.label})`, setup, [manualTrigger()], CONTACT_PROMPT, [updateContact]),
+	agentWorkflow(
+		`vaE2eAgentCall${i}`,
+		`e2e: agent (${setup.label})`,
+		setup,
+		[manualTrigger()],
+		CALL_PROMPT,
+		[listAssistants, startCall],
+	),
+	agentWorkflow(
+		`vaE2eAgentFail${i}`,
+		`e2e: agent (${setup.label})`,
+		setup,
+		[manualTrigger()],
+		CONTACT_PROMPT,
+		[updateContact],
+	),
 ]);
 
 // The example, started by hand with the message its chat trigger would get, its model with a credential.
@@ -54,7 +88,8 @@ const exampleModel = exampleCopy.nodes.find((node) => node.name === MODEL);
 if (exampleModel) exampleModel.credentials = { openAiApi: OPENAI_CREDENTIAL };
 
 /** The text of every request the model received: the API key must never be in it. */
-const everythingTheModelGot = (requests: ModelRequest[]) => JSON.stringify(requests.map(({ headers, body }) => ({ headers, body })));
+const everythingTheModelGot = (requests: ModelRequest[]) =>
+	JSON.stringify(requests.map(({ headers, body }) => ({ headers, body })));
 
 /** The tool results of the model's last request, parsed where they are JSON text. */
 function lastToolResults(requests: ModelRequest[]): unknown[] {
@@ -126,78 +161,122 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 		expect(JSON.parse(received[1].rawBody)).toStrictEqual(CALL);
 
 		const asked = model().requests();
-		expect(asked.map((request) => `${request.method} ${request.path}`)).toEqual(Array(3).fill(`POST ${modelPath}`));
-		expect(asked.every((request) => request.headers.authorization === `Bearer ${OPENAI_KEY}`)).toBe(true);
+		expect(asked.map((request) => `${request.method} ${request.path}`)).toEqual(
+			Array(3).fill(`POST ${modelPath}`),
+		);
+		expect(asked.every((request) => request.headers.authorization === `Bearer ${OPENAI_KEY}`)).toBe(
+			true,
+		);
 		const { assistants } = await sim().data();
 		const [listed, call] = lastToolResults(asked) as [Array<{ id: string }>, unknown[]];
-		expect(listed.map((assistant) => assistant.id)).toEqual(assistants.map((assistant) => assistant._id));
+		expect(listed.map((assistant) => assistant.id)).toEqual(
+			assistants.map((assistant) => assistant._id),
+		);
 		expect(call).toEqual([CALL]);
 	}
 
-	describe.each(AGENT_SETUPS.map((setup, i) => [setup.label, setup, i] as const))('%s', (_label, setup, i) => {
-		test('the agent lists the assistants, then starts a playground call with the arguments the model chose', async () => {
-			const { run } = await runAgent(`vaE2eAgentCall${i}`, CALL_SCRIPT);
-			await expectListThenCall(setup.path);
-			// The model was offered both tools, with the $fromAI() keys as their arguments.
-			const offered = model().requests()[0].body.tools as Array<Record<string, any>>;
-			const schemas = Object.fromEntries(
-				offered.map((entry) => {
-					const fn = entry.function ?? entry;
-					return [fn.name, Object.keys(fn.parameters.properties).sort()];
-				}),
-			);
-			expect(schemas).toEqual({
-				List_assistants: [],
-				Start_playground_call: ['assistant_id', 'email', 'first_name', 'last_name', 'phone_numbers'],
+	describe.each(AGENT_SETUPS.map((setup, i) => [setup.label, setup, i] as const))(
+		'%s',
+		(_label, setup, i) => {
+			test('the agent lists the assistants, then starts a playground call with the arguments the model chose', async () => {
+				const { run } = await runAgent(`vaE2eAgentCall${i}`, CALL_SCRIPT);
+				await expectListThenCall(setup.path);
+				// The model was offered both tools, with the $fromAI() keys as their arguments.
+				const offered = model().requests()[0].body.tools as Array<Record<string, any>>;
+				const schemas = Object.fromEntries(
+					offered.map((entry) => {
+						const fn = entry.function ?? entry;
+						return [fn.name, Object.keys(fn.parameters.properties).sort()];
+					}),
+				);
+				expect(schemas).toEqual({
+					List_assistants: [],
+					Start_playground_call: [
+						'assistant_id',
+						'email',
+						'first_name',
+						'last_name',
+						'phone_numbers',
+					],
+				});
+				expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual([
+					'Maya is calling Ada Lovelace now.',
+				]);
 			});
-			expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(['Maya is calling Ada Lovelace now.']);
-		});
 
-		test('one agent run: a call answered 404, an invalid call, then a good call; the model reads each failure', async () => {
-			await sim().failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
-			const contact = { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' };
-			const update = (args: Record<string, string>): Reply => ({ toolCalls: [{ name: 'Update_contact', arguments: args }] });
-			await runAgent(`vaE2eAgentFail${i}`, [
-				update({ contact_id: 'crm-404', ...contact }),
-				update({ contact_id: 'crm-9001', ...contact, phone: '   ' }),
-				update({ contact_id: 'crm-9001', ...contact }),
-				{ content: 'crm-9001 is updated; crm-404 was not found.' },
-			]);
+			test('one agent run: a call answered 404, an invalid call, then a good call; the model reads each failure', async () => {
+				await sim().failNext({
+					status: 404,
+					method: 'PUT',
+					path: CONTACT_PATH,
+					body: { message: 'Contact not found' },
+				});
+				const contact = { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' };
+				const update = (args: Record<string, string>): Reply => ({
+					toolCalls: [{ name: 'Update_contact', arguments: args }],
+				});
+				await runAgent(`vaE2eAgentFail${i}`, [
+					update({ contact_id: 'crm-404', ...contact }),
+					update({ contact_id: 'crm-9001', ...contact, phone: '   ' }),
+					update({ contact_id: 'crm-9001', ...contact }),
+					{ content: 'crm-9001 is updated; crm-404 was not found.' },
+				]);
 
-			// Both valid calls were sent (the invalid one was not), and the second one was applied.
-			const received = await requests();
-			expect(received.map((request) => [request.method, request.path, request.query.id, request.status])).toEqual([
-				['PUT', CONTACT_PATH, 'crm-404', 404],
-				['PUT', CONTACT_PATH, 'crm-9001', 200],
-			]);
-			for (const request of received) {
-				expect(request.headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
-				expect(JSON.parse(request.rawBody)).toStrictEqual(contact);
-			}
-			expect((await sim().ledger()).applied.map((entry) => entry.id)).toEqual(['crm-9001']);
+				// Both valid calls were sent (the invalid one was not), and the second one was applied.
+				const received = await requests();
+				expect(
+					received.map((request) => [
+						request.method,
+						request.path,
+						request.query.id,
+						request.status,
+					]),
+				).toEqual([
+					['PUT', CONTACT_PATH, 'crm-404', 404],
+					['PUT', CONTACT_PATH, 'crm-9001', 200],
+				]);
+				for (const request of received) {
+					expect(request.headers).toMatchObject({
+						'x-api-key': API_KEY,
+						'content-type': 'application/json',
+					});
+					expect(JSON.parse(request.rawBody)).toStrictEqual(contact);
+				}
+				expect((await sim().ledger()).applied.map((entry) => entry.id)).toEqual(['crm-9001']);
 
-			// Each failure reached the model as text saying what failed, in time for its next step.
-			const asked = model().requests();
-			expect(asked).toHaveLength(4);
-			expect(lastToolResults(asked)).toEqual([
-				[{ error: 'No segment contact with ID "crm-404" was found (HTTP 404)\n\nDetails: Contact not found' }],
-				[
-					{
-						error:
-							'Invalid input: "phone" (Phone) must not be blank [item 0]\n\n' +
-							'Details: Nothing was sent for this item. Problems found:\n- "phone" (Phone) must not be blank',
-					},
-				],
-				[{ id: 'crm-9001', message: 'Contact updated successfully.' }],
-			]);
-			expect(toolResults(asked[1])).toHaveLength(1);
-		});
-	});
+				// Each failure reached the model as text saying what failed, in time for its next step.
+				const asked = model().requests();
+				expect(asked).toHaveLength(4);
+				expect(lastToolResults(asked)).toEqual([
+					[
+						{
+							error:
+								'No segment contact with ID "crm-404" was found (HTTP 404)\n\nDetails: Contact not found',
+						},
+					],
+					[
+						{
+							error:
+								'Invalid input: "phone" (Phone) must not be blank [item 0]\n\n' +
+								'Details: Nothing was sent for this item. Problems found:\n- "phone" (Phone) must not be blank',
+						},
+					],
+					[{ id: 'crm-9001', message: 'Contact updated successfully.' }],
+				]);
+				expect(toolResults(asked[1])).toHaveLength(1);
+			});
+		},
+	);
 
 	test('the example workflow (agent with two Voice Assistant tools), its chat message given by hand', async () => {
 		const { run } = await runAgent('vaE2eXAgent', CALL_SCRIPT);
 		await expectListThenCall('/v1/chat/completions');
-		expect(model().requests()[0].body.messages.slice(-1)[0]).toEqual({ role: 'user', content: CALL_PROMPT });
-		expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(['Maya is calling Ada Lovelace now.']);
+		expect(model().requests()[0].body.messages.slice(-1)[0]).toEqual({
+			role: 'user',
+			content: CALL_PROMPT,
+		});
+		expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual([
+			'Maya is calling Ada Lovelace now.',
+		]);
 	});
 });

@@ -25,8 +25,18 @@ export interface AgentSetup {
 	path: string;
 }
 export const AGENT_SETUPS: AgentSetup[] = [
-	{ label: 'AI Agent 2.2, model node 1.2', agentVersion: 2.2, modelVersion: 1.2, path: '/v1/chat/completions' },
-	{ label: 'AI Agent 3, model node 1.3', agentVersion: 3, modelVersion: 1.3, path: '/v1/responses' },
+	{
+		label: 'AI Agent 2.2, model node 1.2',
+		agentVersion: 2.2,
+		modelVersion: 1.2,
+		path: '/v1/chat/completions',
+	},
+	{
+		label: 'AI Agent 3, model node 1.3',
+		agentVersion: 3,
+		modelVersion: 1.3,
+		path: '/v1/responses',
+	},
 ];
 
 /** The fake model for the test file, started before its tests and stopped after them; returns a getter. */
@@ -49,17 +59,33 @@ export const openAiCredential = (model: FakeOpenAi): CredentialSpec => ({
 });
 
 /** A parameter the model fills in: `$fromAI()`. */
-export const fromAi = (key: string, description: string) => `={{ $fromAI('${key}', '${description}', 'string') }}`;
+export const fromAi = (key: string, description: string) =>
+	`={{ $fromAI('${key}', '${description}', 'string') }}`;
 
 /** This package's node as an agent's tool, described by hand. */
-export const tool = (name: string, description: string, parameters: Record<string, unknown>): NodeSpec =>
-	voiceAssistant(name, { descriptionType: 'manual', toolDescription: description, ...parameters }, { type: TOOL_NODE_TYPE });
+export const tool = (
+	name: string,
+	description: string,
+	parameters: Record<string, unknown>,
+): NodeSpec =>
+	voiceAssistant(
+		name,
+		{ descriptionType: 'manual', toolDescription: description, ...parameters },
+		{ type: TOOL_NODE_TYPE },
+	);
 
 /**
  * `before` (a trigger, and what feeds the agent) → AI Agent asked `prompt`, with its OpenAI
  * Chat Model and `tools` as its tools.
  */
-export function agentWorkflow(id: string, name: string, setup: AgentSetup, before: NodeSpec[], prompt: string, tools: NodeSpec[]): Workflow {
+export function agentWorkflow(
+	id: string,
+	name: string,
+	setup: AgentSetup,
+	before: NodeSpec[],
+	prompt: string,
+	tools: NodeSpec[],
+): Workflow {
 	const agent: NodeSpec = {
 		name: AGENT,
 		type: '@n8n/n8n-nodes-langchain.agent',
@@ -76,8 +102,11 @@ export function agentWorkflow(id: string, name: string, setup: AgentSetup, befor
 	const wf = workflow(id, name, [...before, agent, model, ...tools]);
 	// workflow() chains the nodes: the model and the tools connect to the agent instead.
 	delete wf.connections[AGENT];
-	wf.connections[MODEL] = { ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]] };
-	for (const each of tools) wf.connections[each.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
+	wf.connections[MODEL] = {
+		ai_languageModel: [[{ node: AGENT, type: 'ai_languageModel', index: 0 }]],
+	};
+	for (const each of tools)
+		wf.connections[each.name] = { ai_tool: [[{ node: AGENT, type: 'ai_tool', index: 0 }]] };
 	return wf;
 }
 

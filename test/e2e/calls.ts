@@ -37,5 +37,7 @@ export const callStart = (extra: Partial<WorkflowNode> = {}, phoneNumbers = '={{
 		extra,
 	);
 
-export const callStarts = (requests: RecordedRequest[]) => requests.filter((r) => r.method === 'POST' && r.path === CALL_PATH);
-export const emailOf = (request: { body: unknown }) => (request.body as { email?: string } | undefined)?.email ?? '?';
+export const callStarts = (requests: RecordedRequest[]) =>
+	requests.filter((r) => r.method === 'POST' && r.path === CALL_PATH);
+export const emailOf = (request: { body: unknown }) =>
+	(request.body as { email?: string } | undefined)?.email ?? '?';

@@ -6,11 +6,28 @@
  * rings, so "once" means once.
  */
 import {
-	MAYA, itemsNode, manualTrigger, outputOf, pairedIndex, requestedVersions, simulatorCredential, useImportedN8n,
-	useSimulatorProcess, workflow, type Workflow,
+	MAYA,
+	itemsNode,
+	manualTrigger,
+	outputOf,
+	pairedIndex,
+	requestedVersions,
+	simulatorCredential,
+	useImportedN8n,
+	useSimulatorProcess,
+	workflow,
+	type Workflow,
 } from './helpers';
 import { CALL_PATH, callStart, callStarts, emailOf, people } from './calls';
-import { AGENT, AGENT_SETUPS, agentWorkflow, fromAi, openAiCredential, tool, useFakeModel } from './agents';
+import {
+	AGENT,
+	AGENT_SETUPS,
+	agentWorkflow,
+	fromAi,
+	openAiCredential,
+	tool,
+	useFakeModel,
+} from './agents';
 import { toolResults, type Reply } from '../../tools/fake-openai';
 import type { N8nRun } from '../../tools/n8n';
 
@@ -28,7 +45,8 @@ const errorText = (run: N8nRun) => {
 };
 
 /** Figures for the report in the test log. */
-const report = (label: string, figures: Record<string, unknown>) => console.log(`${label}: ${JSON.stringify(figures)}`);
+const report = (label: string, figures: Record<string, unknown>) =>
+	console.log(`${label}: ${JSON.stringify(figures)}`);
 
 // Case 1. A call start the node may have sent while n8n was still reading the refusal (its
 // event loop busy, or a timer due just before the answer was read) is not a start after the
@@ -48,7 +66,11 @@ const N8N_CATCHES_ITEM_ERRORS_IN_ITS_LOOP = new Set(['2.41.1']);
 const sim = useSimulatorProcess();
 
 const WORKFLOWS: Workflow[] = [
-	workflow('vaFcStop', 'e2e: stop after a refusal', [manualTrigger(), people('p', 400), callStart()]),
+	workflow('vaFcStop', 'e2e: stop after a refusal', [
+		manualTrigger(),
+		people('p', 400),
+		callStart(),
+	]),
 	workflow('vaFcExpr', 'e2e: expression error mid-loop, Retry On Fail', [
 		manualTrigger(),
 		people('q', 5),
@@ -58,7 +80,10 @@ const WORKFLOWS: Workflow[] = [
 	workflow('vaFcExprCof', 'e2e: expression error mid-loop, Continue On Fail', [
 		manualTrigger(),
 		people('q', 5),
-		callStart({ retryOnFail: true, maxTries: 3, waitBetweenTries: 0, onError: 'continueRegularOutput' }, EXPRESSION_ERROR_PHONE),
+		callStart(
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0, onError: 'continueRegularOutput' },
+			EXPRESSION_ERROR_PHONE,
+		),
 		{ name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} },
 	]),
 	workflow('vaFcCut', 'e2e: Retry On Fail after a cut connection', [
@@ -106,7 +131,9 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 			startsAfterRefusal: startsAfter.length,
 			placedAfterRefusal: startsAfter.filter((r) => r.outcome === 'applied').length,
 			[`startsAfterRefusalPlus${REFUSAL_READ_MS}ms`]: startsAfterRead.length,
-			lastStartAfterRefusalMs: startsAfter.length ? Math.max(...startsAfter.map((r) => r.receivedAt)) - answeredAt : 0,
+			lastStartAfterRefusalMs: startsAfter.length
+				? Math.max(...startsAfter.map((r) => r.receivedAt)) - answeredAt
+				: 0,
 			error: run.data.resultData.error?.message,
 		});
 
@@ -114,7 +141,9 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 		expect(status).toBe('error');
 		expect(errorText(run)).toContain('HTTP 400');
 		expect(errorText(run)).toContain(REFUSED.message);
-		expect({ callStartsAfterTheRefusal: startsAfterRead.length }).toEqual({ callStartsAfterTheRefusal: 0 });
+		expect({ callStartsAfterTheRefusal: startsAfterRead.length }).toEqual({
+			callStartsAfterTheRefusal: 0,
+		});
 		// Nobody was called twice, whatever was sent before the stop.
 		expect(Object.values(countsByEmail(placed)).filter((count) => count > 1)).toEqual([]);
 	});
@@ -143,7 +172,11 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 			byPerson: countsByEmail(received),
 			placed: placed.length,
 			nodeError,
-			output: output.map((item) => ({ json: item.json, error: item.error?.message, pairedItem: item.pairedItem })),
+			output: output.map((item) => ({
+				json: item.json,
+				error: item.error?.message,
+				pairedItem: item.pairedItem,
+			})),
 		});
 
 		expect(run.data.resultData.error).toBeUndefined();
@@ -154,21 +187,35 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 			// Item 3 gets n8n's error, item 4 is prepared too: the valid items are sent once each.
 			expect(nodeError).toBeUndefined();
 			const [q0, q1, q2, q4] = ['q0', 'q1', 'q2', 'q4'].map((who) => `${who}@example.com`);
-			expect(output.map((item) => item.json.error ?? item.json.email)).toEqual([q0, q1, q2, EXPRESSION_ERROR, q4]);
+			expect(output.map((item) => item.json.error ?? item.json.email)).toEqual([
+				q0,
+				q1,
+				q2,
+				EXPRESSION_ERROR,
+				q4,
+			]);
 			expect(output.map(pairedIndex)).toEqual([0, 1, 2, 3, 4]);
 			expect(received.map(emailOf).sort()).toEqual([q0, q1, q2, q4]);
 		} else {
 			// n8n's loop throws at item 3, before item 4 is prepared; the node fails as a whole and,
 			// continuing on fail, n8n passes its input through: no item gets an output of its own.
 			expect(nodeError).toBe(EXPRESSION_ERROR);
-			expect(output.map((item) => [item.json.email, item.error])).toEqual([0, 1, 2, 3, 4].map((i) => [`q${i}@example.com`, undefined]));
+			expect(output.map((item) => [item.json.email, item.error])).toEqual(
+				[0, 1, 2, 3, 4].map((i) => [`q${i}@example.com`, undefined]),
+			);
 		}
 		expect(Object.entries(countsByEmail(received)).filter(([, count]) => count > 1)).toEqual([]);
 		expect(Object.entries(countsByEmail(placed)).filter(([, count]) => count > 1)).toEqual([]);
 	});
 
 	test('Retry On Fail (2 tries) after a connection cut once the call was placed: each person is called exactly once', async () => {
-		await sim().failNext({ status: 0, afterApplying: true, method: 'POST', path: CALL_PATH, bodyFields: { email: 'r1@example.com' } });
+		await sim().failNext({
+			status: 0,
+			afterApplying: true,
+			method: 'POST',
+			path: CALL_PATH,
+			bodyFields: { email: 'r1@example.com' },
+		});
 		const { status, run } = await execute('vaFcCut');
 		const received = callStarts(await requests());
 		const placed = (await sim().ledger()).applied;
@@ -178,7 +225,11 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 			error: run.data.resultData.error?.message,
 		});
 
-		expect(countsByEmail(placed)).toEqual({ 'r0@example.com': 1, 'r1@example.com': 1, 'r2@example.com': 1 });
+		expect(countsByEmail(placed)).toEqual({
+			'r0@example.com': 1,
+			'r1@example.com': 1,
+			'r2@example.com': 1,
+		});
 		// The items answered in the first try were not sent again in the second.
 		expect(received.length).toBeLessThanOrEqual(3);
 		expect(status).toBe('error');
@@ -192,7 +243,12 @@ describe.each(requestedVersions())('n8n %s: flow control (issue 19)', (version) 
 const TOOL = 'Start playground call';
 const ASKED = [0, 1, 2].map((i) => ({
 	prompt: `Have Maya call Ada Lovelace a${i}, a${i}@example.com, +1415600000${i}.`,
-	call: { first_name: 'Ada', last_name: `Lovelace a${i}`, email: `a${i}@example.com`, phone_numbers: `+1415600000${i}` },
+	call: {
+		first_name: 'Ada',
+		last_name: `Lovelace a${i}`,
+		email: `a${i}@example.com`,
+		phone_numbers: `+1415600000${i}`,
+	},
 }));
 
 /**
@@ -208,47 +264,71 @@ const callThenAnswer: Reply = (request) => {
 
 /** Manual Trigger → 3 prompts → AI Agent, with its model and the node as its one tool. */
 const agentWithItems = (id: string, setup: (typeof AGENT_SETUPS)[number]): Workflow =>
-	agentWorkflow(id, `e2e: agent with 3 items (${setup.label})`, setup, [manualTrigger(), itemsNode('Prompts', ASKED.map(({ prompt }) => ({ prompt })))], '={{ $json.prompt }}', [
-		tool(TOOL, 'Has a voice assistant call a person.', {
-			resource: 'playgroundCall',
-			operation: 'start',
-			assistant: { __rl: true, mode: 'id', value: MAYA },
-			dialerId: 'dialer-main',
-			firstName: fromAi('first_name', 'First name'),
-			lastName: fromAi('last_name', 'Last name'),
-			email: fromAi('email', 'Email address'),
-			phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-		}),
-	]);
-
-describe.each(requestedVersions())('n8n %s: the node as the tool of an AI Agent given 3 input items', (version) => {
-	const model = useFakeModel();
-	const { execute, requests } = useImportedN8n(sim, version, () => ({
-		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
-		workflows: AGENT_SETUPS.map((setup, i) => agentWithItems(`vaFcAgent${i}`, setup)),
-	}));
-
-	test.each(AGENT_SETUPS.map((setup, i) => [setup.label, i] as const))(
-		'%s: one tool call per agent item, each sent once and each a run that ends (its summary line)',
-		async (_label, i) => {
-			model().script(Array(2 * ASKED.length).fill(callThenAnswer));
-			const { status, run, log } = await execute(`vaFcAgent${i}`);
-			const received = callStarts(await requests());
-			const summaries = log.match(new RegExp(`Voice Assistant "${TOOL}": done: [^\\n]*`, 'g')) ?? [];
-			report(`n8n ${version}, ${AGENT_SETUPS[i].label}, agent with 3 items`, {
-				callStarts: received.map(emailOf),
-				summaries,
-				modelRepliesLeft: model().remaining(),
-			});
-
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(status).toBe('success');
-			expect(model().remaining()).toBe(0);
-			expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(ASKED.map((_, k) => `Maya is calling a${k}.`));
-			expect(received.map(emailOf).sort()).toEqual(ASKED.map(({ call }) => call.email));
-			expect(countsByEmail((await sim().ledger()).applied)).toEqual(Object.fromEntries(ASKED.map(({ call }) => [call.email, 1])));
-			expect(summaries).toHaveLength(3);
-			for (const line of summaries) expect(line).toMatch(/^Voice Assistant "[^"]+": done: 1 items in [0-9.]+ s: 1 succeeded, 0 failed/);
-		},
+	agentWorkflow(
+		id,
+		`e2e: agent with 3 items (${setup.label})`,
+		setup,
+		[
+			manualTrigger(),
+			itemsNode(
+				'Prompts',
+				ASKED.map(({ prompt }) => ({ prompt })),
+			),
+		],
+		'={{ $json.prompt }}',
+		[
+			tool(TOOL, 'Has a voice assistant call a person.', {
+				resource: 'playgroundCall',
+				operation: 'start',
+				assistant: { __rl: true, mode: 'id', value: MAYA },
+				dialerId: 'dialer-main',
+				firstName: fromAi('first_name', 'First name'),
+				lastName: fromAi('last_name', 'Last name'),
+				email: fromAi('email', 'Email address'),
+				phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
+			}),
+		],
 	);
-});
+
+describe.each(requestedVersions())(
+	'n8n %s: the node as the tool of an AI Agent given 3 input items',
+	(version) => {
+		const model = useFakeModel();
+		const { execute, requests } = useImportedN8n(sim, version, () => ({
+			credentials: [simulatorCredential(sim().url), openAiCredential(model())],
+			workflows: AGENT_SETUPS.map((setup, i) => agentWithItems(`vaFcAgent${i}`, setup)),
+		}));
+
+		test.each(AGENT_SETUPS.map((setup, i) => [setup.label, i] as const))(
+			'%s: one tool call per agent item, each sent once and each a run that ends (its summary line)',
+			async (_label, i) => {
+				model().script(Array(2 * ASKED.length).fill(callThenAnswer));
+				const { status, run, log } = await execute(`vaFcAgent${i}`);
+				const received = callStarts(await requests());
+				const summaries =
+					log.match(new RegExp(`Voice Assistant "${TOOL}": done: [^\\n]*`, 'g')) ?? [];
+				report(`n8n ${version}, ${AGENT_SETUPS[i].label}, agent with 3 items`, {
+					callStarts: received.map(emailOf),
+					summaries,
+					modelRepliesLeft: model().remaining(),
+				});
+
+				expect(run.data.resultData.error).toBeUndefined();
+				expect(status).toBe('success');
+				expect(model().remaining()).toBe(0);
+				expect(outputOf(run, AGENT).map((item) => item.json.output)).toEqual(
+					ASKED.map((_, k) => `Maya is calling a${k}.`),
+				);
+				expect(received.map(emailOf).sort()).toEqual(ASKED.map(({ call }) => call.email));
+				expect(countsByEmail((await sim().ledger()).applied)).toEqual(
+					Object.fromEntries(ASKED.map(({ call }) => [call.email, 1])),
+				);
+				expect(summaries).toHaveLength(3);
+				for (const line of summaries)
+					expect(line).toMatch(
+						/^Voice Assistant "[^"]+": done: 1 items in [0-9.]+ s: 1 succeeded, 0 failed/,
+					);
+			},
+		);
+	},
+);

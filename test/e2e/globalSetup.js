@@ -28,20 +28,32 @@ async function startInstance(version, workDir, tarball) {
 	// n8n 2.x reads and writes files only in ~/.n8n-files unless told otherwise.
 	const filesDir = path.join(userFolder, 'files');
 	fs.mkdirSync(filesDir);
-	const n8n = await startN8n(bin, userFolder, { logDir: userFolder, extra: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir } });
+	const n8n = await startN8n(bin, userFolder, {
+		logDir: userFolder,
+		extra: { N8N_RESTRICT_FILE_ACCESS_TO: filesDir },
+	});
 	await signIn(n8n.url);
 	log(`n8n ${version} started on ${n8n.url} in ${Math.round((Date.now() - started) / 1000)} s`);
 	const { stdoutFile, stderrFile } = n8n.proc;
-	return { n8n, instance: { version, url: n8n.url, bin, userFolder, filesDir, stdoutFile, stderrFile } };
+	return {
+		n8n,
+		instance: { version, url: n8n.url, bin, userFolder, filesDir, stdoutFile, stderrFile },
+	};
 }
 
 module.exports = async function globalSetup() {
 	const versions = requestedVersions();
 	const { workDir, tarball } = await prepare(versions, log);
-	const started = await Promise.allSettled(versions.map((version) => startInstance(version, workDir, tarball)));
-	const running = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+	const started = await Promise.allSettled(
+		versions.map((version) => startInstance(version, workDir, tarball)),
+	);
+	const running = started.flatMap((result) =>
+		result.status === 'fulfilled' ? [result.value] : [],
+	);
 	/** @type {any} */ (globalThis).vaE2eInstances = running.map(({ n8n }) => n8n);
 	const failed = started.find((result) => result.status === 'rejected');
 	if (failed) throw failed.reason;
-	process.env.VA_E2E_N8N = JSON.stringify(Object.fromEntries(running.map(({ instance }) => [instance.version, instance])));
+	process.env.VA_E2E_N8N = JSON.stringify(
+		Object.fromEntries(running.map(({ instance }) => [instance.version, instance])),
+	);
 };

@@ -23,14 +23,26 @@ import type { N8nItem, N8nRun } from '../../tools/n8n';
 import { CREDENTIAL_TYPE } from '../../tools/package-names';
 import { startSimulatorProcess, type SimulatorProcess } from '../../tools/simulator-process';
 import {
-	SIMULATOR_CREDENTIAL, itemsNode, mainTo, manualTrigger, type Workflow, type WorkflowNode,
+	SIMULATOR_CREDENTIAL,
+	itemsNode,
+	mainTo,
+	manualTrigger,
+	type Workflow,
+	type WorkflowNode,
 } from '../../tools/workflows';
 import { useN8n, type CredentialSpec, type N8nSession, type RunResult } from './session';
 
 export { requestedVersions } from '../../tools/n8n';
 export { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE } from '../../tools/package-names';
 export { EXAMPLES_DIR, readExample, readExamples } from '../../tools/repo';
-export { SIMULATOR_CREDENTIAL as CREDENTIAL, codeNode, itemsNode, manualTrigger, voiceAssistant, workflow } from '../../tools/workflows';
+export {
+	SIMULATOR_CREDENTIAL as CREDENTIAL,
+	codeNode,
+	itemsNode,
+	manualTrigger,
+	voiceAssistant,
+	workflow,
+} from '../../tools/workflows';
 export type { NodeSpec, Workflow, WorkflowNode } from '../../tools/workflows';
 
 export const API_KEY = 'e2e-api-key-5f2c1d';
@@ -48,7 +60,8 @@ export function useSimulatorProcess(enabled = true): () => SimulatorProcess {
 	let sim: SimulatorProcess | undefined;
 	beforeAll(async () => {
 		if (!enabled) return;
-		if (!WORK_DIR || !TARBALL) throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
+		if (!WORK_DIR || !TARBALL)
+			throw new Error('Run the e2e suite with `npm run test:e2e` (jest.e2e.config.js sets it up).');
 		sim = await startSimulatorProcess({ apiKey: API_KEY, logDir: WORK_DIR });
 	});
 	afterAll(async () => {
@@ -113,7 +126,12 @@ export function useImportedN8n(
  * Code node of the same name that returns what the trigger would emit (expressions like
  * $('Trigger name') keep working).
  */
-export function startedManually(original: Workflow, id: string, triggerName: string, items: object[]): Workflow {
+export function startedManually(
+	original: Workflow,
+	id: string,
+	triggerName: string,
+	items: object[],
+): Workflow {
 	const copy: Workflow = JSON.parse(JSON.stringify(original));
 	copy.id = id;
 	copy.name = `${original.name} (e2e copy)`;
@@ -121,7 +139,12 @@ export function startedManually(original: Workflow, id: string, triggerName: str
 	if (!trigger) throw new Error(`${original.name} has no node "${triggerName}"`);
 	const { id: nodeId, name, position } = trigger;
 	const replacement = itemsNode(name, items);
-	copy.nodes[copy.nodes.indexOf(trigger)] = { ...replacement, id: nodeId, position, typeVersion: 2 } as WorkflowNode;
+	copy.nodes[copy.nodes.indexOf(trigger)] = {
+		...replacement,
+		id: nodeId,
+		position,
+		typeVersion: 2,
+	} as WorkflowNode;
 	const start = 'Manual start (e2e)';
 	copy.nodes.push({
 		...manualTrigger(start),
@@ -143,7 +166,10 @@ export function expectSuccess(result: RunResult): RunResult {
 /** The items a node emitted on its main output in its first run. */
 export function outputOf(run: N8nRun, nodeName: string): N8nItem[] {
 	const runs = run.data.resultData.runData[nodeName];
-	if (!runs) throw new Error(`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`);
+	if (!runs)
+		throw new Error(
+			`node "${nodeName}" did not run; ran: ${Object.keys(run.data.resultData.runData).join(', ')}`,
+		);
 	return runs[0].data?.main[0] ?? [];
 }
 
@@ -167,9 +193,16 @@ export function specProblems(request: RecordedRequest): string[] {
 function problemsOf(request: RecordedRequest, acceptThrottled: boolean): string[] {
 	const where = `${request.method} ${request.path}${request.query.id ? `?id=${request.query.id}` : ''}`;
 	const problems = [apiKeyProblem(request.headers, API_KEY), requestProblem(request)?.message];
-	const expected = request.outcome === 'applied' || (acceptThrottled && request.outcome === 'throttled');
-	if (!request.canned && !expected) problems.push(`the simulator answered ${request.status} (${request.outcome})`);
-	return problems.filter((problem): problem is string => !!problem).map((problem) => `${where}: ${problem}`);
+	const expected =
+		request.outcome === 'applied' || (acceptThrottled && request.outcome === 'throttled');
+	if (!request.canned && !expected)
+		problems.push(`the simulator answered ${request.status} (${request.outcome})`);
+	return problems
+		.filter((problem): problem is string => !!problem)
+		.map((problem) => `${where}: ${problem}`);
 }
 
-export const byKey = <T>(key: (value: T) => string) => (a: T, b: T) => key(a).localeCompare(key(b));
+export const byKey =
+	<T>(key: (value: T) => string) =>
+	(a: T, b: T) =>
+		key(a).localeCompare(key(b));

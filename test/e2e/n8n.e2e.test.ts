@@ -10,10 +10,30 @@ import path from 'path';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import type { RecordedRequest } from '../simulator';
 import {
-	API_KEY, CONTACT_PATH, CREDENTIAL, CREDENTIAL_TYPE, MAYA, NODE_TYPE, TOOL_NODE_TYPE, byKey,
-	codeNode, itemsNode, manualTrigger, outputOf, pairedIndex, readExamples, requestedVersions,
-	startedManually, voiceAssistant, workflow, type Workflow, type WorkflowNode, simulatorCredential,
-	expectSuccess, useImportedN8n, useSimulatorProcess,
+	API_KEY,
+	CONTACT_PATH,
+	CREDENTIAL,
+	CREDENTIAL_TYPE,
+	MAYA,
+	NODE_TYPE,
+	TOOL_NODE_TYPE,
+	byKey,
+	codeNode,
+	itemsNode,
+	manualTrigger,
+	outputOf,
+	pairedIndex,
+	readExamples,
+	requestedVersions,
+	startedManually,
+	voiceAssistant,
+	workflow,
+	type Workflow,
+	type WorkflowNode,
+	simulatorCredential,
+	expectSuccess,
+	useImportedN8n,
+	useSimulatorProcess,
 } from './helpers';
 import { installDir } from '../../tools/n8n';
 import { PACKAGE_NAME } from '../../tools/package-names';
@@ -62,40 +82,75 @@ const CONTACTS = [
 		phone: '+14155550102',
 		...{ email: '', description: '', job_title: '', lifecycle_stage: '', lead_status: '' },
 	},
-	{ id: 'crm-2003', first_name: 'Alan', last_name: 'Turing', phone: 14155550103, email: 'alan@example.com' },
+	{
+		id: 'crm-2003',
+		first_name: 'Alan',
+		last_name: 'Turing',
+		phone: 14155550103,
+		email: 'alan@example.com',
+	},
 ];
 
 /**
  * Manual Trigger → Ada Lovelace, Grace Hopper and Alan Turing as contacts `${prefix}1` to 3,
  * with these phone numbers → Segment Contact → Update (with these node settings).
  */
-function contactsWorkflow(id: string, name: string, prefix: string, phones: string[], settings: Partial<WorkflowNode> = {}): Workflow {
+function contactsWorkflow(
+	id: string,
+	name: string,
+	prefix: string,
+	phones: string[],
+	settings: Partial<WorkflowNode> = {},
+): Workflow {
 	const people = [
 		['Ada', 'Lovelace'],
 		['Grace', 'Hopper'],
 		['Alan', 'Turing'],
 	];
-	const contacts = people.map(([first_name, last_name], i) => ({ id: `${prefix}${i + 1}`, first_name, last_name, phone: phones[i] }));
-	return workflow(id, name, [manualTrigger(), itemsNode('Contacts', contacts), voiceAssistant('Update', contactParameters, settings)]);
+	const contacts = people.map(([first_name, last_name], i) => ({
+		id: `${prefix}${i + 1}`,
+		first_name,
+		last_name,
+		phone: phones[i],
+	}));
+	return workflow(id, name, [
+		manualTrigger(),
+		itemsNode('Contacts', contacts),
+		voiceAssistant('Update', contactParameters, settings),
+	]);
 }
 
 const suiteWorkflows: Workflow[] = [
-	workflow('vaE2eAssistants', 'e2e: assistant get many', [
-		manualTrigger(),
-		voiceAssistant('All assistants', { resource: 'assistant', operation: 'getAll', returnAll: true }),
-		voiceAssistant('German, full', {
-			resource: 'assistant',
-			operation: 'getAll',
-			returnAll: false,
-			limit: 1,
-			filters: { language: 'de' },
-			simplify: false,
-		}),
-	], ['All assistants', 'German, full']),
+	workflow(
+		'vaE2eAssistants',
+		'e2e: assistant get many',
+		[
+			manualTrigger(),
+			voiceAssistant('All assistants', {
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: true,
+			}),
+			voiceAssistant('German, full', {
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 1,
+				filters: { language: 'de' },
+				simplify: false,
+			}),
+		],
+		['All assistants', 'German, full'],
+	),
 	workflow('vaE2ePlayCall', 'e2e: playground call start', [
 		manualTrigger(),
 		itemsNode('People', [
-			{ first: 'Ada', last: 'Lovelace', email: 'ada@example.com', phones: '+14155550101, +14155550102' },
+			{
+				first: 'Ada',
+				last: 'Lovelace',
+				email: 'ada@example.com',
+				phones: '+14155550101, +14155550102',
+			},
 			{ first: 'Grace', last: 'Hopper', email: 'grace@example.com', phones: ['+14155550103'] },
 		]),
 		voiceAssistant('Call', {
@@ -165,13 +220,29 @@ const suiteWorkflows: Workflow[] = [
 			},
 		}),
 	]),
-	contactsWorkflow('vaE2eInvalid', 'e2e: validation failure', 'crm-300', ['+14155550101', '', '+14155550103']),
-	contactsWorkflow('vaE2eContinue', 'e2e: continue on fail', 'crm-400', ['+14155550101', '+14155550102', '+14155550103'], {
-		onError: 'continueRegularOutput',
-	}),
-	contactsWorkflow('vaE2eErrOutput', 'e2e: error output', 'crm-500', ['+14155550101', '', '+14155550103'], {
-		onError: 'continueErrorOutput',
-	}),
+	contactsWorkflow('vaE2eInvalid', 'e2e: validation failure', 'crm-300', [
+		'+14155550101',
+		'',
+		'+14155550103',
+	]),
+	contactsWorkflow(
+		'vaE2eContinue',
+		'e2e: continue on fail',
+		'crm-400',
+		['+14155550101', '+14155550102', '+14155550103'],
+		{
+			onError: 'continueRegularOutput',
+		},
+	),
+	contactsWorkflow(
+		'vaE2eErrOutput',
+		'e2e: error output',
+		'crm-500',
+		['+14155550101', '', '+14155550103'],
+		{
+			onError: 'continueErrorOutput',
+		},
+	),
 	workflow('vaE2eBulk500', 'e2e: 500 contact updates', [
 		manualTrigger(),
 		codeNode(
@@ -190,7 +261,9 @@ const suiteWorkflows: Workflow[] = [
 ];
 
 // The examples, as shipped, plus copies that start from a Manual Trigger.
-const examples = Object.fromEntries(readExamples().map((example) => [example.id, example])) as Record<string, Workflow>;
+const examples = Object.fromEntries(
+	readExamples().map((example) => [example.id, example]),
+) as Record<string, Workflow>;
 const FORM_SUBMISSION = {
 	'First Name': 'Katherine',
 	'Last Name': 'Johnson',
@@ -201,20 +274,35 @@ const FORM_SUBMISSION = {
 };
 const exampleCopies = [
 	startedManually(examples.vaExContactsSync, 'vaE2eXContacts', 'Every morning at 7', [
-		{ timestamp: '2026-01-05T07:00:00.000+00:00', 'Readable date': 'January 5th 2026, 7:00:00 am', Hour: '07' },
+		{
+			timestamp: '2026-01-05T07:00:00.000+00:00',
+			'Readable date': 'January 5th 2026, 7:00:00 am',
+			Hour: '07',
+		},
 	]),
-	startedManually(examples.vaExFormToCall01, 'vaE2eXFormCall', 'Call request form', [FORM_SUBMISSION]),
+	startedManually(examples.vaExFormToCall01, 'vaE2eXFormCall', 'Call request form', [
+		FORM_SUBMISSION,
+	]),
 ];
 
 // ---------------------------------------------------------------------------------------------
 
 describe.each(requestedVersions())('n8n %s', (version) => {
 	const workflows = [...Object.values(examples), ...exampleCopies, ...suiteWorkflows];
-	const { n8n, execute, requests } = useImportedN8n(sim, version, () => ({ credentials: [simulatorCredential(sim().url)], workflows }));
+	const { n8n, execute, requests } = useImportedN8n(sim, version, () => ({
+		credentials: [simulatorCredential(sim().url)],
+		workflows,
+	}));
 	const bodies = (list: RecordedRequest[]) => list.map((request) => JSON.parse(request.rawBody));
 
 	test('the installed package resolves all its imports from itself or from n8n', () => {
-		const packageDir = path.join(n8n().instance.userFolder, '.n8n', 'nodes', 'node_modules', PACKAGE_NAME);
+		const packageDir = path.join(
+			n8n().instance.userFolder,
+			'.n8n',
+			'nodes',
+			'node_modules',
+			PACKAGE_NAME,
+		);
 		const n8nDir = path.join(installDir(version), 'node_modules', 'n8n');
 		const specifiers = new Set<string>();
 		const walk = (dir: string): void => {
@@ -222,7 +310,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 				const file = path.join(dir, entry.name);
 				if (entry.isDirectory()) walk(file);
 				else if (file.endsWith('.js')) {
-					for (const [, spec] of fs.readFileSync(file, 'utf8').matchAll(/require\("([^".][^"]*)"\)/g)) specifiers.add(spec);
+					for (const [, spec] of fs
+						.readFileSync(file, 'utf8')
+						.matchAll(/require\("([^".][^"]*)"\)/g))
+						specifiers.add(spec);
 				}
 			}
 		};
@@ -260,7 +351,12 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const received = await requests();
 		expect(received).toHaveLength(2);
 		for (const request of received) {
-			expect(request).toMatchObject({ method: 'GET', path: '/api/v1/user/listAssistant', query: {}, rawBody: '' });
+			expect(request).toMatchObject({
+				method: 'GET',
+				path: '/api/v1/user/listAssistant',
+				query: {},
+				rawBody: '',
+			});
 			expect(request.headers['x-api-key']).toBe(API_KEY);
 		}
 	});
@@ -269,8 +365,20 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const { run } = expectSuccess(await execute('vaE2ePlayCall'));
 		const call = { assistant_id: MAYA, dialer_id: 'dialer-main' };
 		const expected = [
-			{ first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', phone_number: ['+14155550101', '+14155550102'], ...call },
-			{ first_name: 'Grace', last_name: 'Hopper', email: 'grace@example.com', phone_number: ['+14155550103'], ...call },
+			{
+				first_name: 'Ada',
+				last_name: 'Lovelace',
+				email: 'ada@example.com',
+				phone_number: ['+14155550101', '+14155550102'],
+				...call,
+			},
+			{
+				first_name: 'Grace',
+				last_name: 'Hopper',
+				email: 'grace@example.com',
+				phone_number: ['+14155550103'],
+				...call,
+			},
 		];
 
 		const received = await requests();
@@ -296,10 +404,19 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const expected = { title: 'Opening hours', language: 'en', data: FAQ };
 		const received = await requests();
 		expect(received).toHaveLength(1);
-		expect(received[0]).toMatchObject({ method: 'POST', path: '/api/v1/knowledgeBase/create', query: {} });
-		expect(received[0].headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
+		expect(received[0]).toMatchObject({
+			method: 'POST',
+			path: '/api/v1/knowledgeBase/create',
+			query: {},
+		});
+		expect(received[0].headers).toMatchObject({
+			'x-api-key': API_KEY,
+			'content-type': 'application/json',
+		});
 		expect(JSON.parse(received[0].rawBody)).toStrictEqual(expected);
-		expect(outputOf(run, 'Create').map((item) => [pairedIndex(item), item.json])).toEqual([[0, expected]]);
+		expect(outputOf(run, 'Create').map((item) => [pairedIndex(item), item.json])).toEqual([
+			[0, expected],
+		]);
 		expect((await sim().ledger()).applied).toHaveLength(1);
 	});
 
@@ -308,8 +425,15 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const received = await requests();
 		expect(received).toHaveLength(2);
 		for (const request of received) {
-			expect(request).toMatchObject({ method: 'POST', path: '/api/v1/knowledgeBase/create', query: {} });
-			expect(request.headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
+			expect(request).toMatchObject({
+				method: 'POST',
+				path: '/api/v1/knowledgeBase/create',
+				query: {},
+			});
+			expect(request.headers).toMatchObject({
+				'x-api-key': API_KEY,
+				'content-type': 'application/json',
+			});
 		}
 		expect(bodies(received).sort(byKey((body) => body.title))).toStrictEqual([
 			{ title: 'From a list', language: 'en', data: FAQ },
@@ -327,20 +451,36 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const expected = { title: 'Workshop hours (winter)', language: 'en', data: FAQ };
 		const received = await requests();
 		expect(received).toHaveLength(1);
-		expect(received[0]).toMatchObject({ method: 'PUT', path: '/api/v1/knowledgeBase/update', query: { id } });
-		expect(received[0].headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
+		expect(received[0]).toMatchObject({
+			method: 'PUT',
+			path: '/api/v1/knowledgeBase/update',
+			query: { id },
+		});
+		expect(received[0].headers).toMatchObject({
+			'x-api-key': API_KEY,
+			'content-type': 'application/json',
+		});
 		expect(JSON.parse(received[0].rawBody)).toStrictEqual(expected);
-		expect(outputOf(run, 'Update').map((item) => [pairedIndex(item), item.json])).toEqual([[0, { id, ...expected }]]);
+		expect(outputOf(run, 'Update').map((item) => [pairedIndex(item), item.json])).toEqual([
+			[0, { id, ...expected }],
+		]);
 		expect((await sim().data()).knowledgeBases[id]).toEqual(expected);
 	});
 
 	test('Segment Contact → Update: empty optional fields are not sent, numbers become text', async () => {
 		const { run } = expectSuccess(await execute('vaE2eContacts'));
 		const received = (await requests()).sort(byKey((request) => request.query.id));
-		expect(received.map((request) => request.query)).toEqual([{ id: 'crm-2001' }, { id: 'crm-2002' }, { id: 'crm-2003' }]);
+		expect(received.map((request) => request.query)).toEqual([
+			{ id: 'crm-2001' },
+			{ id: 'crm-2002' },
+			{ id: 'crm-2003' },
+		]);
 		for (const request of received) {
 			expect(request).toMatchObject({ method: 'PUT', path: CONTACT_PATH });
-			expect(request.headers).toMatchObject({ 'x-api-key': API_KEY, 'content-type': 'application/json' });
+			expect(request.headers).toMatchObject({
+				'x-api-key': API_KEY,
+				'content-type': 'application/json',
+			});
 		}
 		expect(bodies(received)).toStrictEqual([
 			{
@@ -358,7 +498,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		]);
 		const output = outputOf(run, 'Update');
 		expect(output.map((item) => [pairedIndex(item), item.json])).toEqual(
-			CONTACTS.map((contact, i) => [i, { id: contact.id, message: 'Contact updated successfully.' }]),
+			CONTACTS.map((contact, i) => [
+				i,
+				{ id: contact.id, message: 'Contact updated successfully.' },
+			]),
 		);
 	});
 
@@ -375,7 +518,12 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	});
 
 	test('Continue On Fail: the item answered 404 carries the error, the others succeed', async () => {
-		await sim().failNext({ status: 404, method: 'PUT', path: CONTACT_PATH, body: { message: 'Contact not found' } });
+		await sim().failNext({
+			status: 404,
+			method: 'PUT',
+			path: CONTACT_PATH,
+			body: { message: 'Contact not found' },
+		});
 		const { run } = expectSuccess(await execute('vaE2eContinue'));
 
 		const received = await requests();
@@ -391,11 +539,15 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		output.forEach((item, i) => {
 			expect(pairedIndex(item)).toBe(i);
 			if (ids[i] === failedId) {
-				expect(item.json.error).toBe(`No segment contact with ID "${failedId}" was found (HTTP 404)`);
+				expect(item.json.error).toBe(
+					`No segment contact with ID "${failedId}" was found (HTTP 404)`,
+				);
 			} else expect(item.json).toEqual({ id: ids[i], message: 'Contact updated successfully.' });
 		});
 		const ledger = await sim().ledger();
-		expect(ledger.applied.map((entry) => entry.id).sort()).toEqual(ids.filter((id) => id !== failedId));
+		expect(ledger.applied.map((entry) => entry.id).sort()).toEqual(
+			ids.filter((id) => id !== failedId),
+		);
 	});
 
 	test('error output: the invalid item goes to the error branch with its input row, nothing is sent for it', async () => {
@@ -409,7 +561,11 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		]);
 		expect(failure).toHaveLength(1);
 		expect(pairedIndex(failure[0])).toBe(1);
-		expect(failure[0].json).toMatchObject({ id: 'crm-5002', first_name: 'Grace', last_name: 'Hopper' });
+		expect(failure[0].json).toMatchObject({
+			id: 'crm-5002',
+			first_name: 'Grace',
+			last_name: 'Hopper',
+		});
 		expect(failure[0].json.error).toMatch(/^Invalid input: "phone" \(Phone\) .* \[item 1\]$/);
 	});
 
@@ -419,14 +575,24 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 		const received = await requests();
 		expect(received).toHaveLength(500);
-		expect(received.every((request) => request.method === 'PUT' && request.path === CONTACT_PATH)).toBe(true);
+		expect(
+			received.every((request) => request.method === 'PUT' && request.path === CONTACT_PATH),
+		).toBe(true);
 		expect(received.map((request) => request.query.id).sort()).toEqual(ids);
-		const byId = new Map(received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
-		expect(byId.get('bulk-042')).toStrictEqual({ first_name: 'First42', last_name: 'Last42', phone: '+14155550042' });
+		const byId = new Map(
+			received.map((request) => [request.query.id, JSON.parse(request.rawBody)]),
+		);
+		expect(byId.get('bulk-042')).toStrictEqual({
+			first_name: 'First42',
+			last_name: 'Last42',
+			phone: '+14155550042',
+		});
 
 		const ledger = await sim().ledger();
 		expect(ledger.applied).toHaveLength(500);
-		expect(ledger.countsByKey).toEqual(Object.fromEntries(ids.map((id) => [`segment.contact.update:${id}`, 1])));
+		expect(ledger.countsByKey).toEqual(
+			Object.fromEntries(ids.map((id) => [`segment.contact.update:${id}`, 1])),
+		);
 
 		const output = outputOf(run, 'Update');
 		expect(output).toHaveLength(500);
@@ -443,15 +609,19 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			expect(contacts).toHaveLength(5);
 			const received = await requests();
 			expect(received).toHaveLength(5);
-			const sent = new Map(received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
+			const sent = new Map(
+				received.map((request) => [request.query.id, JSON.parse(request.rawBody)]),
+			);
 			for (const contact of contacts) {
 				const { id, ...fields } = contact;
-				const expected = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== ''));
+				const expected = Object.fromEntries(
+					Object.entries(fields).filter(([, value]) => value !== ''),
+				);
 				expect(sent.get(id)).toStrictEqual(expected);
 			}
-			expect(outputOf(run, 'Update segment contact').map((item) => [pairedIndex(item), item.json.id])).toEqual(
-				contacts.map((contact, i) => [i, contact.id]),
-			);
+			expect(
+				outputOf(run, 'Update segment contact').map((item) => [pairedIndex(item), item.json.id]),
+			).toEqual(contacts.map((contact, i) => [i, contact.id]));
 		});
 
 		test('knowledge base from a list of FAQs (rows → Aggregate → Create in JSON mode)', async () => {
@@ -490,7 +660,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			const { run } = expectSuccess(await execute('vaExPickAndCall1'));
 			const { assistants } = await sim().data();
 			const chosen = assistants.find(
-				(assistant) => assistant.type === 'outbound' && assistant.language === 'en' && assistant.knowledge_base_Id,
+				(assistant) =>
+					assistant.type === 'outbound' &&
+					assistant.language === 'en' &&
+					assistant.knowledge_base_Id,
 			);
 			expect(outputOf(run, 'Pick the first').map((item) => item.json.id)).toEqual([chosen?._id]);
 			const received = await requests();
@@ -511,12 +684,19 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 	test('the editor: node, tool and credential types with codex and icons; examples listed', async () => {
 		const { api } = n8n();
-		const nodeTypes = (await api.send('GET', '/types/nodes.json')).body as Array<Record<string, any>>;
+		const nodeTypes = (await api.send('GET', '/types/nodes.json')).body as Array<
+			Record<string, any>
+		>;
 		const node = nodeTypes.find((type) => type.name === NODE_TYPE);
 		const tool = nodeTypes.find((type) => type.name === TOOL_NODE_TYPE);
-		expect(node).toMatchObject({ displayName: 'Voice Assistant', codex: { categories: ['Communication', 'Sales'] } });
+		expect(node).toMatchObject({
+			displayName: 'Voice Assistant',
+			codex: { categories: ['Communication', 'Sales'] },
+		});
 		expect(tool).toMatchObject({ displayName: 'Voice Assistant Tool', outputs: ['ai_tool'] });
-		const credentialTypes = (await api.send('GET', '/types/credentials.json')).body as Array<Record<string, any>>;
+		const credentialTypes = (await api.send('GET', '/types/credentials.json')).body as Array<
+			Record<string, any>
+		>;
 		const credentialType = credentialTypes.find((type) => type.name === CREDENTIAL_TYPE);
 		expect(credentialType).toBeDefined();
 
@@ -526,37 +706,62 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(icons.length).toBeGreaterThanOrEqual(2);
 		for (const icon of icons) {
 			const response = await api.send('GET', `/${icon}`);
-			expect([icon, response.status, response.contentType]).toEqual([icon, 200, expect.stringContaining('image/svg+xml')]);
+			expect([icon, response.status, response.contentType]).toEqual([
+				icon,
+				200,
+				expect.stringContaining('image/svg+xml'),
+			]);
 		}
 
 		const listed = (await api.call('GET', '/rest/workflows')) as Array<{ id: string }>;
-		expect(listed.map((wf) => wf.id)).toEqual(expect.arrayContaining(Object.keys(examples).map((id) => n8n().idOf(id))));
+		expect(listed.map((wf) => wf.id)).toEqual(
+			expect.arrayContaining(Object.keys(examples).map((id) => n8n().idOf(id))),
+		);
 
 		// The Assistant picker of the editor loads through the credential, against the simulator.
-		const { results } = await api.call('POST', '/rest/dynamic-node-parameters/resource-locator-results', {
-			path: 'parameters.assistant',
-			methodName: 'searchAssistants',
-			nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
-			currentNodeParameters: { resource: 'playgroundCall', operation: 'start' },
-			credentials: { [CREDENTIAL_TYPE]: n8n().credentialRef(CREDENTIAL) },
-			filter: 'maya',
-		});
+		const { results } = await api.call(
+			'POST',
+			'/rest/dynamic-node-parameters/resource-locator-results',
+			{
+				path: 'parameters.assistant',
+				methodName: 'searchAssistants',
+				nodeTypeAndVersion: { name: NODE_TYPE, version: 1 },
+				currentNodeParameters: { resource: 'playgroundCall', operation: 'start' },
+				credentials: { [CREDENTIAL_TYPE]: n8n().credentialRef(CREDENTIAL) },
+				filter: 'maya',
+			},
+		);
 		expect(results).toEqual([{ name: 'Maya (outbound, en)', value: MAYA }]);
 		expect(await requests()).toHaveLength(1);
 	});
 
 	describe('refusals and per-item stop errors', () => {
-		const plainHttpCredential = { id: 'vaPlainHttpCred1', name: 'Voice Assistant (plain http elsewhere)' };
+		const plainHttpCredential = {
+			id: 'vaPlainHttpCred1',
+			name: 'Voice Assistant (plain http elsewhere)',
+		};
 		const ownWorkflows = [
 			workflow('vaE2ePlainHttp', 'e2e: plain http to another machine', [
 				manualTrigger(),
-				voiceAssistant('List', { resource: 'assistant', operation: 'getAll' }, {
-					credentials: { [CREDENTIAL_TYPE]: plainHttpCredential },
-				}),
+				voiceAssistant(
+					'List',
+					{ resource: 'assistant', operation: 'getAll' },
+					{
+						credentials: { [CREDENTIAL_TYPE]: plainHttpCredential },
+					},
+				),
 			]),
 			workflow('vaE2eStopErrors', 'e2e: items not sent after a failure', [
 				manualTrigger(),
-				itemsNode('Contacts', ['c-0', 'c-1', 'c-2'].map((id) => ({ id, first_name: 'Ada', last_name: 'Lovelace', phone: '+1' }))),
+				itemsNode(
+					'Contacts',
+					['c-0', 'c-1', 'c-2'].map((id) => ({
+						id,
+						first_name: 'Ada',
+						last_name: 'Lovelace',
+						phone: '+1',
+					})),
+				),
 				voiceAssistant('Update', { ...contactParameters, options: { maxConcurrency: 2 } }),
 			]),
 		];
@@ -579,8 +784,20 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 
 		test('items not sent after a failure get their own error; the run names the item that failed', async () => {
 			// Item 0 waits out a Retry-After holding its slot while item 1 is refused.
-			await sim().failNext({ status: 503, headers: { 'retry-after': '1' }, method: 'PUT', path: CONTACT_PATH, id: 'c-0' });
-			await sim().failNext({ status: 400, body: { message: 'segment is locked' }, method: 'PUT', path: CONTACT_PATH, id: 'c-1' });
+			await sim().failNext({
+				status: 503,
+				headers: { 'retry-after': '1' },
+				method: 'PUT',
+				path: CONTACT_PATH,
+				id: 'c-0',
+			});
+			await sim().failNext({
+				status: 400,
+				body: { message: 'segment is locked' },
+				method: 'PUT',
+				path: CONTACT_PATH,
+				id: 'c-1',
+			});
 			const { status, run } = await execute('vaE2eStopErrors');
 			expect(status).toBe('error');
 			expect(run.data.resultData.error?.message).toBe(

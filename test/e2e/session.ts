@@ -38,7 +38,10 @@ export interface RunResult {
 
 export function instanceOf(version: string): Instance {
 	const instances = JSON.parse(process.env.VA_E2E_N8N ?? '{}') as Record<string, Instance>;
-	if (!instances[version]) throw new Error(`No n8n ${version} was started: run the e2e suite with \`npm run test:e2e\` (jest.e2e.config.js starts it).`);
+	if (!instances[version])
+		throw new Error(
+			`No n8n ${version} was started: run the e2e suite with \`npm run test:e2e\` (jest.e2e.config.js starts it).`,
+		);
 	return instances[version];
 }
 
@@ -83,13 +86,17 @@ export class N8nSession {
 	async saveWorkflow(workflow: Workflow): Promise<string> {
 		const { id, ...definition } = JSON.parse(JSON.stringify(workflow)) as Workflow;
 		for (const node of definition.nodes) {
-			for (const [type, credential] of Object.entries(node.credentials ?? {})) node.credentials![type] = this.credentialRef(credential);
+			for (const [type, credential] of Object.entries(node.credentials ?? {}))
+				node.credentials![type] = this.credentialRef(credential);
 		}
 		const known = this.workflowIds.get(id);
 		let saved;
 		if (known) {
 			const { versionId } = await this.api.call('GET', `/rest/workflows/${known}`);
-			saved = await this.api.call('PATCH', `/rest/workflows/${known}`, { ...definition, versionId });
+			saved = await this.api.call('PATCH', `/rest/workflows/${known}`, {
+				...definition,
+				versionId,
+			});
 		} else saved = await this.api.call('POST', '/rest/workflows', { ...definition, active: false });
 		this.workflowIds.set(id, String(saved.id));
 		this.saved.set(String(saved.id), workflow);
@@ -110,8 +117,15 @@ export class N8nSession {
 	 * Runs a saved workflow as the editor's "Execute workflow" button does, from its Manual
 	 * Trigger (or `trigger`), and waits until it is over.
 	 */
-	async execute(workflowId: string, { trigger, timeoutMs = 240_000 }: { trigger?: string; timeoutMs?: number } = {}): Promise<RunResult> {
-		const start = trigger ?? this.saved.get(this.idOf(workflowId))?.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
+	async execute(
+		workflowId: string,
+		{ trigger, timeoutMs = 240_000 }: { trigger?: string; timeoutMs?: number } = {},
+	): Promise<RunResult> {
+		const start =
+			trigger ??
+			this.saved
+				.get(this.idOf(workflowId))
+				?.nodes.find((node) => node.type === 'n8n-nodes-base.manualTrigger')?.name;
 		if (!start) throw new Error(`${workflowId} has no Manual Trigger to start from`);
 		const logAt = [sizeOf(this.instance.stdoutFile), sizeOf(this.instance.stderrFile)] as const;
 		const run = await this.api.runManually(this.idOf(workflowId), start, timeoutMs);
@@ -135,7 +149,8 @@ export class N8nSession {
 			await this.api.send('POST', `/rest/workflows/${id}/archive`);
 			await this.api.send('DELETE', `/rest/workflows/${id}`);
 		}
-		for (const id of this.credentialIds.values()) await this.api.send('DELETE', `/rest/credentials/${id}`);
+		for (const id of this.credentialIds.values())
+			await this.api.send('DELETE', `/rest/credentials/${id}`);
 		this.workflowIds.clear();
 		this.credentialIds.clear();
 	}

@@ -6,8 +6,15 @@
  */
 import type { RecordedRequest } from '../simulator';
 import {
-	CONTACT_PATH, readExamples, requestedVersions, simulatorCredential, startedManually, expectSuccess,
-	useImportedN8n, useSimulatorProcess, type Workflow,
+	CONTACT_PATH,
+	readExamples,
+	requestedVersions,
+	simulatorCredential,
+	startedManually,
+	expectSuccess,
+	useImportedN8n,
+	useSimulatorProcess,
+	type Workflow,
 } from './helpers';
 
 const EXAMPLE_ID = 'vaExSyncChanged1';
@@ -24,7 +31,9 @@ const CHANGED: Record<string, Record<string, string>> = {
 const sim = useSimulatorProcess();
 
 /** The 1,000 contacts of the CRM stand-in, with `changes` applied by id. */
-function contacts(changes: Record<string, Record<string, string>> = {}): Array<Record<string, string>> {
+function contacts(
+	changes: Record<string, Record<string, string>> = {},
+): Array<Record<string, string>> {
 	return Array.from({ length: COUNT }, (_, i) => {
 		const id = `sync-${String(i).padStart(4, '0')}`;
 		const contact = {
@@ -45,7 +54,9 @@ function contacts(changes: Record<string, Record<string, string>> = {}): Array<R
 function syncWorkflow(list: object[]): Workflow {
 	const example = readExamples().find((candidate) => candidate.id === EXAMPLE_ID);
 	if (!example) throw new Error(`no example with id ${EXAMPLE_ID}`);
-	const copy = startedManually(example, 'vaE2eSyncChanged', TRIGGER, [{ timestamp: '2026-01-05T02:00:00.000+00:00' }]);
+	const copy = startedManually(example, 'vaE2eSyncChanged', TRIGGER, [
+		{ timestamp: '2026-01-05T02:00:00.000+00:00' },
+	]);
 	const crm = copy.nodes.find((node) => node.name === CRM);
 	if (!crm) throw new Error(`the example has no node "${CRM}"`);
 	crm.parameters = { jsCode: `return ${JSON.stringify(list)}.map((json) => ({ json }));` };
@@ -53,7 +64,8 @@ function syncWorkflow(list: object[]): Workflow {
 }
 
 /** What Map Automatically sends for a contact: every field but the id (which goes in the query). */
-const bodyOf = (contact: Record<string, string>) => Object.fromEntries(Object.entries(contact).filter(([key]) => key !== 'id'));
+const bodyOf = (contact: Record<string, string>) =>
+	Object.fromEntries(Object.entries(contact).filter(([key]) => key !== 'id'));
 
 describe.each(requestedVersions())('n8n %s', (version) => {
 	const { n8n, execute, requests } = useImportedN8n(sim, version, () => ({
@@ -75,11 +87,15 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect(first.received).toHaveLength(COUNT);
 		const firstIds = first.received.map((request) => request.query.id).sort();
 		expect(firstIds).toEqual(contacts().map((contact) => contact.id));
-		const byId = new Map(first.received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
+		const byId = new Map(
+			first.received.map((request) => [request.query.id, JSON.parse(request.rawBody)]),
+		);
 		expect(byId.get('sync-0042')).toStrictEqual(bodyOf(contacts()[42]));
 		// The node's summary line in n8n's log (never the key).
 		expect(first.log).toMatch(
-			new RegExp(`Voice Assistant "${UPDATE}": done: ${COUNT} items in [0-9.]+ s: ${COUNT} succeeded, 0 failed, \\d+ retries, up to \\d+ requests in flight`),
+			new RegExp(
+				`Voice Assistant "${UPDATE}": done: ${COUNT} items in [0-9.]+ s: ${COUNT} succeeded, 0 failed, \\d+ retries, up to \\d+ requests in flight`,
+			),
 		);
 
 		const second = await run();
@@ -90,9 +106,13 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const third = await run();
 		expect(contactUpdates(third.received)).toHaveLength(3);
 		expect(third.received).toHaveLength(3);
-		const sent = Object.fromEntries(third.received.map((request) => [request.query.id, JSON.parse(request.rawBody)]));
+		const sent = Object.fromEntries(
+			third.received.map((request) => [request.query.id, JSON.parse(request.rawBody)]),
+		);
 		const changed = contacts(CHANGED).filter((contact) => contact.id in CHANGED);
-		expect(sent).toStrictEqual(Object.fromEntries(changed.map((contact) => [contact.id, bodyOf(contact)])));
+		expect(sent).toStrictEqual(
+			Object.fromEntries(changed.map((contact) => [contact.id, bodyOf(contact)])),
+		);
 
 		const ledger = await sim().ledger();
 		expect(ledger.applied).toHaveLength(COUNT + 3);

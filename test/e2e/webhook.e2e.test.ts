@@ -7,7 +7,12 @@
  * 50 callers at once: 50 answers, 50 calls placed, none twice.
  */
 import {
-	API_KEY, MAYA, readExample, requestedVersions, simulatorCredential, specProblems,
+	API_KEY,
+	MAYA,
+	readExample,
+	requestedVersions,
+	simulatorCredential,
+	specProblems,
 	useSimulatorProcess,
 } from './helpers';
 import { useN8n } from './session';
@@ -21,8 +26,10 @@ const CONCURRENT = 50;
 
 const sim = useSimulatorProcess();
 const example = readExample(EXAMPLE);
-const webhookPath = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.parameters.path as string;
-const headerCredential = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.credentials?.httpHeaderAuth;
+const webhookPath = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')?.parameters
+	.path as string;
+const headerCredential = example.nodes.find((node) => node.type === 'n8n-nodes-base.webhook')
+	?.credentials?.httpHeaderAuth;
 
 const caller = (i: number) => ({
 	first_name: `Caller${i}`,
@@ -45,7 +52,11 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	let url: string;
 
 	async function post(body: unknown, headers: Record<string, string> = { [HEADER]: TOKEN }) {
-		const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+		const response = await fetch(url, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', ...headers },
+			body: JSON.stringify(body),
+		});
 		const text = await response.text();
 		let json: any;
 		try {
@@ -57,7 +68,8 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 	}
 
 	beforeAll(async () => {
-		if (!headerCredential) throw new Error(`${EXAMPLE} has no Header Auth credential on its webhook`);
+		if (!headerCredential)
+			throw new Error(`${EXAMPLE} has no Header Auth credential on its webhook`);
 		await n8n().saveCredentials([
 			simulatorCredential(sim().url),
 			{ ...headerCredential, type: 'httpHeaderAuth', data: { name: HEADER, value: TOKEN } },
@@ -65,7 +77,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		await n8n().api.activate(await n8n().saveWorkflow(example));
 		url = `${n8n().url}/webhook/${webhookPath}`;
 		// The production webhook answers once n8n has registered it.
-		await poll('the production webhook', async () => (await post({}, {})).status !== 404, { timeoutMs: 60_000, everyMs: 500 });
+		await poll('the production webhook', async () => (await post({}, {})).status !== 404, {
+			timeoutMs: 60_000,
+			everyMs: 500,
+		});
 	});
 
 	beforeEach(async () => {
@@ -81,7 +96,9 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		const answer = await post(caller(1));
 		expect([answer.status, answer.json]).toEqual([200, callOf(caller(1))]);
 		const received = await sim().requests();
-		expect(received.map((request) => `${request.method} ${request.path}`)).toEqual([`POST ${CALL_PATH}`]);
+		expect(received.map((request) => `${request.method} ${request.path}`)).toEqual([
+			`POST ${CALL_PATH}`,
+		]);
 		expect(JSON.parse(received[0].rawBody)).toStrictEqual(callOf(caller(1)));
 	});
 
@@ -98,23 +115,47 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		delete noPhone.phone;
 		const missing = await post(noPhone);
 		expect(missing.status).toBe(400);
-		expect(missing.json.error).toBe('Invalid input: "phone_number" (Phone Numbers) is required [item 0]');
+		expect(missing.json.error).toBe(
+			'Invalid input: "phone_number" (Phone Numbers) is required [item 0]',
+		);
 		const blankName = await post({ ...caller(3), first_name: '  ' });
 		expect(blankName.status).toBe(400);
-		expect(blankName.json.error).toBe('Invalid input: "first_name" (First Name) must not be blank [item 0]');
+		expect(blankName.json.error).toBe(
+			'Invalid input: "first_name" (First Name) must not be blank [item 0]',
+		);
 		expect(await sim().requests()).toEqual([]);
 	});
 
 	test("the service's refusal: its status and message, never the API key", async () => {
 		const cases = [
-			{ status: 400, body: { message: 'dialer dialer-main is busy' }, expected: /^The service rejected the request \(HTTP 400\): dialer dialer-main is busy$/ },
-			{ status: 401, body: { message: `invalid key ${API_KEY}` }, expected: /^The service refused the API key \(HTTP 401\)/ },
-			{ status: 500, body: { error: `internal error near ${API_KEY}` }, expected: /^The service failed \(HTTP 500\): internal error near .*$/ },
+			{
+				status: 400,
+				body: { message: 'dialer dialer-main is busy' },
+				expected: /^The service rejected the request \(HTTP 400\): dialer dialer-main is busy$/,
+			},
+			{
+				status: 401,
+				body: { message: `invalid key ${API_KEY}` },
+				expected: /^The service refused the API key \(HTTP 401\)/,
+			},
+			{
+				status: 500,
+				body: { error: `internal error near ${API_KEY}` },
+				expected: /^The service failed \(HTTP 500\): internal error near .*$/,
+			},
 		];
 		for (const [i, refusal] of cases.entries()) {
-			await sim().failNext({ status: refusal.status, method: 'POST', path: CALL_PATH, body: refusal.body });
+			await sim().failNext({
+				status: refusal.status,
+				method: 'POST',
+				path: CALL_PATH,
+				body: refusal.body,
+			});
 			const answer = await post(caller(10 + i));
-			expect([answer.status, answer.json?.error]).toEqual([refusal.status, expect.stringMatching(refusal.expected)]);
+			expect([answer.status, answer.json?.error]).toEqual([
+				refusal.status,
+				expect.stringMatching(refusal.expected),
+			]);
 			expect(answer.text).not.toContain(API_KEY);
 		}
 		// Each refused call was sent once: a call that may have reached the service is never repeated.

@@ -44,7 +44,9 @@ const asGiven = (arbitrary: fc.Arbitrary<unknown>): fc.Arbitrary<Given> =>
 
 /** Whitespace JavaScript's trim() removes, as a CRM cell or an LLM may produce it. */
 const WHITESPACE = [' ', '\t', '\n', '\r', '\u00a0', '\u2003', '\u2028', '\u3000', '\ufeff'];
-export const blank = fc.array(fc.constantFrom(...WHITESPACE), { minLength: 1, maxLength: 4 }).map((s) => s.join(''));
+export const blank = fc
+	.array(fc.constantFrom(...WHITESPACE), { minLength: 1, maxLength: 4 })
+	.map((s) => s.join(''));
 
 const isBlank = (value: string) => value.trim() === '';
 
@@ -75,24 +77,35 @@ export const text: fc.Arbitrary<string> = fc
 		{ weight: 2, arbitrary: fc.constantFrom(...SAMPLES) },
 		{
 			weight: 1,
-			arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }).map((chunk) => ofLength(chunk, 10_000)),
+			arbitrary: fc
+				.string({ unit: 'grapheme', minLength: 1, maxLength: 8 })
+				.map((chunk) => ofLength(chunk, 10_000)),
 		},
 	)
 	.filter((value) => !isBlank(value));
 
 /** Short non-blank text (ids go in the URL). */
-export const shortText = fc.string({ unit: 'binary', minLength: 1, maxLength: 24 }).filter((value) => !isBlank(value));
+export const shortText = fc
+	.string({ unit: 'binary', minLength: 1, maxLength: 24 })
+	.filter((value) => !isBlank(value));
 
 /** A number in a text field: the node sends its digits. */
-const digits: fc.Arbitrary<Given> = fc.nat({ max: Number.MAX_SAFE_INTEGER }).map((n) => ({ given: n, sent: String(n) }));
+const digits: fc.Arbitrary<Given> = fc
+	.nat({ max: Number.MAX_SAFE_INTEGER })
+	.map((n) => ({ given: n, sent: String(n) }));
 
 /** Text for a Playground Call or Segment Contact field: numbers are accepted as their digits. */
-export const coercibleText = fc.oneof({ weight: 4, arbitrary: asGiven(text) }, { weight: 1, arbitrary: digits });
+export const coercibleText = fc.oneof(
+	{ weight: 4, arbitrary: asGiven(text) },
+	{ weight: 1, arbitrary: digits },
+);
 
-const emailPart = fc.oneof(
-	fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }),
-	fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
-).filter((part) => !/[\s@]/.test(part));
+const emailPart = fc
+	.oneof(
+		fc.string({ unit: 'binary', minLength: 1, maxLength: 16 }),
+		fc.string({ unit: 'grapheme', minLength: 1, maxLength: 8 }),
+	)
+	.filter((part) => !/[\s@]/.test(part));
 
 /** local@domain, maybe with spaces around it (checked trimmed, sent as given). */
 export const email = fc
@@ -123,12 +136,21 @@ export const phoneNumbers: fc.Arbitrary<Given> = fc.oneof(
 	{
 		weight: 3,
 		arbitrary: fc
-			.array(phoneEntry.filter((p) => !/[,;\n]/.test(p) && !isBlank(p)), { minLength: 1, maxLength: 30 })
+			.array(
+				phoneEntry.filter((p) => !/[,;\n]/.test(p) && !isBlank(p)),
+				{ minLength: 1, maxLength: 30 },
+			)
 			.chain((entries) =>
 				fc
-					.array(fc.constantFrom(...SEPARATORS), { minLength: entries.length + 1, maxLength: entries.length + 1 })
+					.array(fc.constantFrom(...SEPARATORS), {
+						minLength: entries.length + 1,
+						maxLength: entries.length + 1,
+					})
 					.map((separators) => ({
-						given: entries.reduce((textSoFar, entry, i) => `${textSoFar}${entry}${separators[i + 1]}`, separators[0]),
+						given: entries.reduce(
+							(textSoFar, entry, i) => `${textSoFar}${entry}${separators[i + 1]}`,
+							separators[0],
+						),
 						sent: entries.map((entry) => entry.trim()),
 					})),
 			),
@@ -144,7 +166,9 @@ export const phoneNumbers: fc.Arbitrary<Given> = fc.oneof(
 
 /** Keys a spreadsheet or an Aggregate node adds to each row; the node drops them. */
 const extraKeys = fc.dictionary(
-	fc.string({ minLength: 1, maxLength: 12 }).filter((key) => key !== 'question' && key !== 'answer'),
+	fc
+		.string({ minLength: 1, maxLength: 12 })
+		.filter((key) => key !== 'question' && key !== 'answer'),
 	fc.jsonValue({ maxDepth: 1 }),
 	{ maxKeys: 3, noNullPrototype: true },
 );
@@ -160,7 +184,10 @@ export const pairs = (extras: boolean): fc.Arbitrary<Given> =>
 			{ weight: 1, arbitrary: fc.array(shortPair, { minLength: 200, maxLength: 600 }) },
 		)
 		.chain((list) =>
-			(extras ? fc.array(extraKeys, { minLength: list.length, maxLength: list.length }) : fc.constant([])).map((more) => ({
+			(extras
+				? fc.array(extraKeys, { minLength: list.length, maxLength: list.length })
+				: fc.constant([])
+			).map((more) => ({
 				given: list.map((entry, i) => ({ ...(more[i] ?? {}), ...entry })),
 				sent: list,
 			})),
@@ -188,7 +215,11 @@ const object = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDept
 });
 
 /** Values that are no text at all: booleans, lists, objects. */
-export const notText = fc.oneof(fc.boolean(), fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }), object);
+export const notText = fc.oneof(
+	fc.boolean(),
+	fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 3 }),
+	object,
+);
 
 const realisticPhone = fc.stringMatching(/^\+[1-9][0-9]{6,12}$/);
 
@@ -200,14 +231,20 @@ const missing = fc.constant<Defect>({ missing: true, rule: RULES.required });
 export const textDefect = (numbersAreText: boolean): fc.Arbitrary<Defect> =>
 	fc.oneof(
 		missing,
-		fc.constantFrom<Defect>({ value: null, rule: RULES.required }, { value: '', rule: RULES.required }),
+		fc.constantFrom<Defect>(
+			{ value: null, rule: RULES.required },
+			{ value: '', rule: RULES.required },
+		),
 		blank.map((value) => ({ value, rule: RULES.blank })),
 		notText.map((value) => ({ value, rule: RULES.text })),
 		...(numbersAreText ? [] : [finiteNumber.map((value) => ({ value, rule: RULES.text }))]),
 	);
 
 /** Segment Contact's optional text fields (email included: its format is the service's to judge). */
-export const optionalTextDefect: fc.Arbitrary<Defect> = notText.map((value) => ({ value, rule: RULES.text }));
+export const optionalTextDefect: fc.Arbitrary<Defect> = notText.map((value) => ({
+	value,
+	rule: RULES.text,
+}));
 
 const separatorsOnly = fc
 	.array(fc.constantFrom(...SEPARATORS, ...WHITESPACE), { minLength: 1, maxLength: 6 })
@@ -227,8 +264,16 @@ export const phoneNumbersDefect: fc.Arbitrary<Defect> = fc.oneof(
 	separatorsOnly.map((value) => ({ value, rule: RULES.onePhone })),
 	fc.oneof(fc.boolean(), object).map((value) => ({ value, rule: RULES.phones })),
 	fc
-		.tuple(fc.array(realisticPhone, { maxLength: 4 }), badEntry, fc.array(realisticPhone, { maxLength: 3 }))
-		.map(([before, bad, after]) => ({ value: [...before, bad.value, ...after], rule: bad.rule, at: `[${before.length}]` })),
+		.tuple(
+			fc.array(realisticPhone, { maxLength: 4 }),
+			badEntry,
+			fc.array(realisticPhone, { maxLength: 3 }),
+		)
+		.map(([before, bad, after]) => ({
+			value: [...before, bad.value, ...after],
+			rule: bad.rule,
+			at: `[${before.length}]`,
+		})),
 );
 
 /** Languages the spec knows for assistants but not for knowledge bases, near misses, anything else. */
@@ -238,9 +283,17 @@ export const languageDefect: fc.Arbitrary<Defect> = fc.oneof(
 	fc
 		.oneof(
 			fc.constantFrom(...ASSISTANT_LANGUAGES),
-			fc.constantFrom(...KNOWLEDGE_BASE_LANGUAGES).chain((code) =>
-				fc.constantFrom(code.toUpperCase(), ` ${code}`, `${code} `, `${code}-US`, code === 'en' ? 'English' : code),
-			),
+			fc
+				.constantFrom(...KNOWLEDGE_BASE_LANGUAGES)
+				.chain((code) =>
+					fc.constantFrom(
+						code.toUpperCase(),
+						` ${code}`,
+						`${code} `,
+						`${code}-US`,
+						code === 'en' ? 'English' : code,
+					),
+				),
 			fc.string({ maxLength: 8 }),
 			finiteNumber,
 			fc.boolean(),
@@ -305,12 +358,19 @@ const brokenPair: fc.Arbitrary<Defect> = fc
 /** Questions and Answers (JSON). */
 export const pairsJsonDefect: fc.Arbitrary<Defect> = fc.oneof(
 	missing,
-	fc.constantFrom<Defect>({ value: null, rule: RULES.required }, { value: '', rule: RULES.required }),
+	fc.constantFrom<Defect>(
+		{ value: null, rule: RULES.required },
+		{ value: '', rule: RULES.required },
+	),
 	blank.map((value) => ({ value, rule: RULES.required })),
 	fc
 		.string({ minLength: 1, maxLength: 20 })
 		.filter((value) => !isBlank(value) && !parsesAsJson(value))
-		.map((value) => ({ value, rule: `is not valid JSON (${jsonError(value)})`, label: 'Questions and Answers (JSON)' })),
+		.map((value) => ({
+			value,
+			rule: `is not valid JSON (${jsonError(value)})`,
+			label: 'Questions and Answers (JSON)',
+		})),
 	fc
 		.oneof(
 			object,
@@ -327,7 +387,10 @@ export const pairsJsonDefect: fc.Arbitrary<Defect> = fc.oneof(
 /** The record id of the update operations (sent as the `id` query parameter). */
 export const idDefect: fc.Arbitrary<Defect> = fc.oneof(
 	missing,
-	fc.constantFrom<Defect>({ value: '', rule: RULES.required }, { value: null, rule: RULES.required }),
+	fc.constantFrom<Defect>(
+		{ value: '', rule: RULES.required },
+		{ value: null, rule: RULES.required },
+	),
 	blank.map((value) => ({ value, rule: RULES.emptyId })),
 	notText.map((value) => ({ value, rule: RULES.text })),
 );

@@ -21,22 +21,28 @@ describe('a knowledge base of 20,000 pairs from JSON', () => {
 	it.each([
 		['an Aggregate node (a list)', data],
 		['JSON text', JSON.stringify(data)],
-	])('from %s: one request, arriving intact', async (_name, given) => {
-		for (const operation of ['create', 'update'] as const) {
-			sim().reset();
-			const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
-			const { error, outputs } = await run(sim(), API_KEY, {
-				parameters: knowledgeBaseJsonFromItem(operation),
-				items: [{ json: { id, title: 'Everything', language: 'en', data: given } }],
-			});
-			expect(error).toBeUndefined();
-			expect(sim().requests).toHaveLength(1);
-			expect(sim().requests[0].body).toEqual({ title: 'Everything', language: 'en', data: sent });
-			expect(outputs[0]).toHaveLength(1);
-			expect(outputs[0][0].json.data).toEqual(sent);
-		}
-		expect(sim().data.knowledgeBases[SEEDED_KNOWLEDGE_BASE_IDS.workshopHours].data).toHaveLength(PAIRS);
-	}, 60_000);
+	])(
+		'from %s: one request, arriving intact',
+		async (_name, given) => {
+			for (const operation of ['create', 'update'] as const) {
+				sim().reset();
+				const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
+				const { error, outputs } = await run(sim(), API_KEY, {
+					parameters: knowledgeBaseJsonFromItem(operation),
+					items: [{ json: { id, title: 'Everything', language: 'en', data: given } }],
+				});
+				expect(error).toBeUndefined();
+				expect(sim().requests).toHaveLength(1);
+				expect(sim().requests[0].body).toEqual({ title: 'Everything', language: 'en', data: sent });
+				expect(outputs[0]).toHaveLength(1);
+				expect(outputs[0][0].json.data).toEqual(sent);
+			}
+			expect(sim().data.knowledgeBases[SEEDED_KNOWLEDGE_BASE_IDS.workshopHours].data).toHaveLength(
+				PAIRS,
+			);
+		},
+		60_000,
+	);
 });
 
 describe('2,000 contact updates in one run', () => {
@@ -53,7 +59,9 @@ describe('2,000 contact updates in one run', () => {
 
 	// Only the email of the optional fields: each expression costs n8n time for every item.
 	const additionalFields = Object.fromEntries(
-		Object.entries(segmentContactFromItem.additionalFields as Record<string, string>).filter(([, value]) => value.includes('$json.email')),
+		Object.entries(segmentContactFromItem.additionalFields as Record<string, string>).filter(
+			([, value]) => value.includes('$json.email'),
+		),
 	);
 	const manual = { ...segmentContactFromItem, additionalFields };
 	const automatic = { resource: 'segmentContact', operation: 'update', mappingMode: 'auto' };
@@ -61,22 +69,29 @@ describe('2,000 contact updates in one run', () => {
 	it.each([
 		['mapped field by field', manual],
 		['mapped automatically', automatic],
-	])('%s: applies each exactly once and outputs them paired, in input order', async (_name, parameters) => {
-		sim().setOptions({ latencyMs: 2 });
-		const { error, outputs } = await run(sim(), API_KEY, { parameters, items: rows });
-		expect(error).toBeUndefined();
-		expect(outputs[0]).toHaveLength(COUNT);
-		outputs[0].forEach((item, i) => {
-			expect(item).toEqual({ json: { id: `c-${i}`, message: 'Contact updated successfully.' }, pairedItem: { item: i } });
-		});
-		expect(sim().requests).toHaveLength(COUNT);
-		expect(sim().ledger.applied).toHaveLength(COUNT);
-		expect([...sim().ledger.countsByKey.values()].every((count) => count === 1)).toBe(true);
-		expect(sim().ledger.countsByKey.size).toBe(COUNT);
-		for (const { json } of rows) {
-			const { id, email, ...required } = json;
-			expect(sim().data.contacts[id]).toEqual(email ? { ...required, email } : required);
-		}
-		expect(sim().stats.maxInFlight).toBeLessThanOrEqual(DEFAULT_REQUEST_POLICY.maxConcurrency);
-	}, 60_000);
+	])(
+		'%s: applies each exactly once and outputs them paired, in input order',
+		async (_name, parameters) => {
+			sim().setOptions({ latencyMs: 2 });
+			const { error, outputs } = await run(sim(), API_KEY, { parameters, items: rows });
+			expect(error).toBeUndefined();
+			expect(outputs[0]).toHaveLength(COUNT);
+			outputs[0].forEach((item, i) => {
+				expect(item).toEqual({
+					json: { id: `c-${i}`, message: 'Contact updated successfully.' },
+					pairedItem: { item: i },
+				});
+			});
+			expect(sim().requests).toHaveLength(COUNT);
+			expect(sim().ledger.applied).toHaveLength(COUNT);
+			expect([...sim().ledger.countsByKey.values()].every((count) => count === 1)).toBe(true);
+			expect(sim().ledger.countsByKey.size).toBe(COUNT);
+			for (const { json } of rows) {
+				const { id, email, ...required } = json;
+				expect(sim().data.contacts[id]).toEqual(email ? { ...required, email } : required);
+			}
+			expect(sim().stats.maxInFlight).toBeLessThanOrEqual(DEFAULT_REQUEST_POLICY.maxConcurrency);
+		},
+		60_000,
+	);
 });

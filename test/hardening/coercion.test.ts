@@ -20,15 +20,20 @@ const sim = useSimulator({ apiKey: API_KEY });
 
 /** Every `{{ $json.x }}` of the parameters becomes `{{ $fromAI('x') }}`, the way a tool's fields are filled. */
 function fromAi(value: unknown): any {
-	if (typeof value === 'string') return value.replace(/^=\{\{ \$json\.([a-z_]+) \}\}$/, "={{ $fromAI('$1') }}");
+	if (typeof value === 'string')
+		return value.replace(/^=\{\{ \$json\.([a-z_]+) \}\}$/, "={{ $fromAI('$1') }}");
 	if (Array.isArray(value)) return value.map(fromAi);
-	if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromAi(v)]));
+	if (value && typeof value === 'object')
+		return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fromAi(v)]));
 	return value;
 }
 
 /** Runs with the agent's arguments, as n8n hands them to a tool (the item's `query`). */
 async function ask(parameters: INodeParameters, args: IDataObject) {
-	return await run(sim(), API_KEY, { parameters: fromAi(parameters), items: [{ json: { query: args } }] });
+	return await run(sim(), API_KEY, {
+		parameters: fromAi(parameters),
+		items: [{ json: { query: args } }],
+	});
 }
 
 const OPERATIONS = {
@@ -61,12 +66,32 @@ type Operation = keyof typeof OPERATIONS;
 
 describe.each([
 	// operation, field, what the agent gave, what is sent
-	['Playground Call', 'phone_number', '+14155550100, +14155550101', ['+14155550100', '+14155550101']],
-	['Playground Call', 'phone_number', '+14155550100; +14155550101\n+14155550102', ['+14155550100', '+14155550101', '+14155550102']],
+	[
+		'Playground Call',
+		'phone_number',
+		'+14155550100, +14155550101',
+		['+14155550100', '+14155550101'],
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		'+14155550100; +14155550101\n+14155550102',
+		['+14155550100', '+14155550101', '+14155550102'],
+	],
 	['Playground Call', 'phone_number', ' +14155550100 ', ['+14155550100']],
-	['Playground Call', 'phone_number', ['+14155550100', '+14155550101'], ['+14155550100', '+14155550101']],
+	[
+		'Playground Call',
+		'phone_number',
+		['+14155550100', '+14155550101'],
+		['+14155550100', '+14155550101'],
+	],
 	['Playground Call', 'phone_number', 14155550100, ['14155550100']],
-	['Playground Call', 'phone_number', [14155550100, '+14155550101'], ['14155550100', '+14155550101']],
+	[
+		'Playground Call',
+		'phone_number',
+		[14155550100, '+14155550101'],
+		['14155550100', '+14155550101'],
+	],
 	['Playground Call', 'dialer_id', 7, '7'],
 	['Playground Call', 'assistant_id', 6650, '6650'],
 	['Playground Call', 'first_name', 42, '42'],
@@ -80,35 +105,81 @@ describe.each([
 	['Playground Call', 'email', 'Ada Lovelace <ada@example.com>', 'Ada Lovelace <ada@example.com>'],
 	['Knowledge Base', 'data', '[]', []],
 	['Knowledge Base', 'id', 123, '123'],
-	['Knowledge Base', 'data', '[{"question": "Open on Sundays?", "answer": "No."}]', [{ question: 'Open on Sundays?', answer: 'No.' }]],
-	['Knowledge Base', 'data', [{ question: 'Q', answer: 'A', row_number: 2, source: 'sheet' }], [{ question: 'Q', answer: 'A' }]],
-] as Array<[Operation, string, unknown, unknown]>)('%s: %s = %j', (operation, field, given, expected) => {
-	it(`is sent as ${JSON.stringify(expected) ?? 'nothing (left out)'}`, async () => {
-		const { parameters, args } = OPERATIONS[operation];
-		const { error } = await ask(parameters, { ...args, [field]: given });
-		const [request] = sim().requests;
-		if (field === 'id') {
-			expect(request.query.id).toBe(expected);
-			// an unknown knowledge base id is the service's 404, named in the error
-			if (operation === 'Knowledge Base') expect(error?.message).toBe(`No knowledge base with ID "${expected}" was found (HTTP 404)`);
-			else expect(error).toBeUndefined();
-			return;
-		}
-		expect(error).toBeUndefined();
-		expect(sim().requests).toHaveLength(1);
-		const body = request.body as IDataObject;
-		if (expected === undefined) expect(body).not.toHaveProperty(field);
-		else expect(body[field]).toEqual(expected);
-	});
-});
+	[
+		'Knowledge Base',
+		'data',
+		'[{"question": "Open on Sundays?", "answer": "No."}]',
+		[{ question: 'Open on Sundays?', answer: 'No.' }],
+	],
+	[
+		'Knowledge Base',
+		'data',
+		[{ question: 'Q', answer: 'A', row_number: 2, source: 'sheet' }],
+		[{ question: 'Q', answer: 'A' }],
+	],
+] as Array<[Operation, string, unknown, unknown]>)(
+	'%s: %s = %j',
+	(operation, field, given, expected) => {
+		it(`is sent as ${JSON.stringify(expected) ?? 'nothing (left out)'}`, async () => {
+			const { parameters, args } = OPERATIONS[operation];
+			const { error } = await ask(parameters, { ...args, [field]: given });
+			const [request] = sim().requests;
+			if (field === 'id') {
+				expect(request.query.id).toBe(expected);
+				// an unknown knowledge base id is the service's 404, named in the error
+				if (operation === 'Knowledge Base')
+					expect(error?.message).toBe(
+						`No knowledge base with ID "${expected}" was found (HTTP 404)`,
+					);
+				else expect(error).toBeUndefined();
+				return;
+			}
+			expect(error).toBeUndefined();
+			expect(sim().requests).toHaveLength(1);
+			const body = request.body as IDataObject;
+			if (expected === undefined) expect(body).not.toHaveProperty(field);
+			else expect(body[field]).toEqual(expected);
+		});
+	},
+);
 
 describe.each([
-	['Playground Call', 'phone_number', '', '"phone_number" (Phone Numbers) must hold at least one phone number'],
-	['Playground Call', 'phone_number', ' , ; ', '"phone_number" (Phone Numbers) must hold at least one phone number'],
-	['Playground Call', 'phone_number', [], '"phone_number" (Phone Numbers) must hold at least one phone number'],
-	['Playground Call', 'phone_number', true, '"phone_number" (Phone Numbers) must be a list of phone numbers'],
-	['Playground Call', 'phone_number', { mobile: '+14155550100' }, '"phone_number" (Phone Numbers) must be a list of phone numbers'],
-	['Playground Call', 'phone_number', ['+14155550100', null], '"phone_number[1]" (Phone Numbers) is required'],
+	[
+		'Playground Call',
+		'phone_number',
+		'',
+		'"phone_number" (Phone Numbers) must hold at least one phone number',
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		' , ; ',
+		'"phone_number" (Phone Numbers) must hold at least one phone number',
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		[],
+		'"phone_number" (Phone Numbers) must hold at least one phone number',
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		true,
+		'"phone_number" (Phone Numbers) must be a list of phone numbers',
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		{ mobile: '+14155550100' },
+		'"phone_number" (Phone Numbers) must be a list of phone numbers',
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		['+14155550100', null],
+		'"phone_number[1]" (Phone Numbers) is required',
+	],
 	['Playground Call', 'phone_number', [true], '"phone_number[0]" (Phone Numbers) must be text'],
 	['Playground Call', 'first_name', true, '"first_name" (First Name) must be text'],
 	['Playground Call', 'first_name', ['Ada'], '"first_name" (First Name) must be text'],
@@ -119,22 +190,37 @@ describe.each([
 	['Knowledge Base', 'title', 2024, '"title" (Title) must be text'],
 	['Knowledge Base', 'language', 'English', '"language" (Language) must be one of: en'],
 	['Knowledge Base', 'language', 'EN', '"language" (Language) must be one of: en'],
-	['Knowledge Base', 'data', { question: 'Q', answer: 'A' }, '"data" (Questions and Answers) must be a list of question/answer pairs'],
-	['Knowledge Base', 'data', [{ question: 'Q', answer: 42 }], '"data[0].answer" (Questions and Answers) must be text'],
-] as Array<[Operation, string, unknown, string]>)('%s: %s = %j', (operation, field, given, problem) => {
-	it('is refused before anything is sent', async () => {
-		const { parameters, args } = OPERATIONS[operation];
-		const { error } = await ask(parameters, { ...args, [field]: given });
-		expect(error?.message).toBe(`Invalid input: ${problem} [item 0]`);
-		expect(sim().requests).toHaveLength(0);
-	});
-});
+	[
+		'Knowledge Base',
+		'data',
+		{ question: 'Q', answer: 'A' },
+		'"data" (Questions and Answers) must be a list of question/answer pairs',
+	],
+	[
+		'Knowledge Base',
+		'data',
+		[{ question: 'Q', answer: 42 }],
+		'"data[0].answer" (Questions and Answers) must be text',
+	],
+] as Array<[Operation, string, unknown, string]>)(
+	'%s: %s = %j',
+	(operation, field, given, problem) => {
+		it('is refused before anything is sent', async () => {
+			const { parameters, args } = OPERATIONS[operation];
+			const { error } = await ask(parameters, { ...args, [field]: given });
+			expect(error?.message).toBe(`Invalid input: ${problem} [item 0]`);
+			expect(sim().requests).toHaveLength(0);
+		});
+	},
+);
 
 describe('JSON text that is not JSON', () => {
 	it('is refused, saying where it stops parsing', async () => {
 		const { parameters, args } = OPERATIONS['Knowledge Base'];
 		const { error } = await ask(parameters, { ...args, data: "[{question: 'Q', answer: 'A'}]" });
-		expect(error?.message).toMatch(/^Invalid input: "data" \(Questions and Answers \(JSON\)\) is not valid JSON \(.+\) \[item 0\]$/);
+		expect(error?.message).toMatch(
+			/^Invalid input: "data" \(Questions and Answers \(JSON\)\) is not valid JSON \(.+\) \[item 0\]$/,
+		);
 		expect(sim().requests).toHaveLength(0);
 	});
 });
@@ -143,12 +229,18 @@ describe('JSON text that is not JSON', () => {
 // field) is split on its commas and sent as '["+14155550100"' and '"+14155550101"]'.
 it('Playground Call: phone_number given as JSON text is read as the list it is, or refused', async () => {
 	const { parameters, args } = OPERATIONS['Playground Call'];
-	const { error } = await ask(parameters, { ...args, phone_number: '["+14155550100", "+14155550101"]' });
+	const { error } = await ask(parameters, {
+		...args,
+		phone_number: '["+14155550100", "+14155550101"]',
+	});
 	if (error) {
 		expect(error.message).toMatch(/^Invalid input: "phone_number/);
 		expect(sim().requests).toHaveLength(0);
 	} else {
-		expect((sim().requests[0].body as IDataObject).phone_number).toEqual(['+14155550100', '+14155550101']);
+		expect((sim().requests[0].body as IDataObject).phone_number).toEqual([
+			'+14155550100',
+			'+14155550101',
+		]);
 	}
 });
 
@@ -157,15 +249,22 @@ describe('strings where numbers or booleans are expected', () => {
 	const assistants = () => sim().data.assistants;
 
 	it('Get Many: a Limit of "2" is 2', async () => {
-		const { error, outputs } = await ask(getMany({ limit: '={{ $fromAI("limit") }}' }), { limit: '2' });
+		const { error, outputs } = await ask(getMany({ limit: '={{ $fromAI("limit") }}' }), {
+			limit: '2',
+		});
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toHaveLength(2);
 	});
 
 	it('Segment Contact: Max Concurrent Requests of "2" bounds the requests in flight to 2', async () => {
 		sim().setOptions({ latencyMs: 30 });
-		const parameters = { ...fromItem('segmentContact', 'update'), options: { maxConcurrency: '={{ $json.concurrency }}' } };
-		const rows = Array.from({ length: 8 }, (_, i) => ({ json: { id: `c-${i}`, first_name: 'A', last_name: 'B', phone: '1', concurrency: '2' } }));
+		const parameters = {
+			...fromItem('segmentContact', 'update'),
+			options: { maxConcurrency: '={{ $json.concurrency }}' },
+		};
+		const rows = Array.from({ length: 8 }, (_, i) => ({
+			json: { id: `c-${i}`, first_name: 'A', last_name: 'B', phone: '1', concurrency: '2' },
+		}));
 		const { error } = await run(sim(), API_KEY, { parameters, items: rows });
 		expect(error).toBeUndefined();
 		expect(sim().stats.maxInFlight).toBe(2);
@@ -173,9 +272,17 @@ describe('strings where numbers or booleans are expected', () => {
 
 	it('Segment Contact: Max Retries of "1" retries once', async () => {
 		sim().failNext({ status: 503, times: 5 }); // no Retry-After: bounded by Max Retries
-		const parameters = { ...segmentContactFromItem, options: { maxRetries: "={{ $fromAI('retries') }}" } };
-		const { error } = await ask(parameters, { ...OPERATIONS['Segment Contact'].args, retries: '1' });
-		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable (after 2 attempts)');
+		const parameters = {
+			...segmentContactFromItem,
+			options: { maxRetries: "={{ $fromAI('retries') }}" },
+		};
+		const { error } = await ask(parameters, {
+			...OPERATIONS['Segment Contact'].args,
+			retries: '1',
+		});
+		expect(error?.message).toBe(
+			'The service failed (HTTP 503): Service Unavailable (after 2 attempts)',
+		);
 		expect(sim().requests).toHaveLength(2);
 	});
 
@@ -188,7 +295,9 @@ describe('strings where numbers or booleans are expected', () => {
 
 	// BUG: the text "false" is truthy, so every assistant is returned.
 	it('Return All of "false" is false', async () => {
-		const { outputs } = await ask(getMany({ returnAll: '={{ $fromAI("returnAll") }}', limit: 1 }), { returnAll: 'false' });
+		const { outputs } = await ask(getMany({ returnAll: '={{ $fromAI("returnAll") }}', limit: 1 }), {
+			returnAll: 'false',
+		});
 		expect(outputs[0]).toHaveLength(1);
 	});
 
@@ -198,11 +307,16 @@ describe('strings where numbers or booleans are expected', () => {
 		['language', 'EN', 'en'],
 		['type', 'Outbound', 'outbound'],
 	])('a %s filter of %j is understood as %j, or refused clearly', async (filter, given, meant) => {
-		const { error, outputs } = await ask(getMany({ returnAll: true, filters: { [filter]: `={{ $fromAI("${filter}") }}` } }), { [filter]: given });
+		const { error, outputs } = await ask(
+			getMany({ returnAll: true, filters: { [filter]: `={{ $fromAI("${filter}") }}` } }),
+			{ [filter]: given },
+		);
 		if (error) {
 			expect(error.message).toMatch(new RegExp(filter, 'i'));
 		} else {
-			const expected = assistants().filter((assistant) => assistant[filter] === meant).map((assistant) => assistant._id);
+			const expected = assistants()
+				.filter((assistant) => assistant[filter] === meant)
+				.map((assistant) => assistant._id);
 			expect(expected.length).toBeGreaterThan(0);
 			expect(outputs[0].map((item) => item.json.id)).toEqual(expected);
 		}

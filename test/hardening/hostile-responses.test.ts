@@ -4,9 +4,21 @@
  * a correct result, never a crash or a hang.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES } from '../../nodes/VoiceAssistant/shared/spec/values';
-import { SEEDED_KNOWLEDGE_BASE_IDS, createSimulator, defaultAssistants, type Simulator } from '../simulator';
-import { knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from '../helpers/fixtures';
+import {
+	ASSISTANT_LANGUAGES,
+	ASSISTANT_TYPES,
+} from '../../nodes/VoiceAssistant/shared/spec/values';
+import {
+	SEEDED_KNOWLEDGE_BASE_IDS,
+	createSimulator,
+	defaultAssistants,
+	type Simulator,
+} from '../simulator';
+import {
+	knowledgeBaseListParameters,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from '../helpers/fixtures';
 import { getManyParameters, run, useSimulator, type Run } from './support';
 
 const API_KEY = 'test-key-hostile';
@@ -27,35 +39,46 @@ const UPDATES: Array<[string, INodeParameters, string]> = [
 ];
 const ECHOING: Array<[string, INodeParameters]> = [OPERATIONS[1], OPERATIONS[2]];
 
-const HTML_PAGE = '<!DOCTYPE html><html><head><title>Oops</title></head><body><h1>Something went wrong</h1></body></html>';
+const HTML_PAGE =
+	'<!DOCTYPE html><html><head><title>Oops</title></head><body><h1>Something went wrong</h1></body></html>';
 const JSON_TYPE = { 'content-type': 'application/json; charset=utf-8' };
 
 async function runWith(parameters: INodeParameters, extra: Partial<Run> = {}) {
-	return await run(sim(), API_KEY, { ...extra, parameters: { ...parameters, options: noRetries, ...extra.parameters } });
+	return await run(sim(), API_KEY, {
+		...extra,
+		parameters: { ...parameters, options: noRetries, ...extra.parameters },
+	});
 }
 
 describe('an HTML page instead of JSON', () => {
 	it.each(OPERATIONS)('with 502: %s fails saying so', async (_name, parameters) => {
 		sim().failNext({ status: 502, rawBody: HTML_PAGE });
 		const { error, outputs } = await runWith(parameters);
-		expect(error?.message).toBe('The service failed (HTTP 502): the service answered with an HTML page instead of JSON');
+		expect(error?.message).toBe(
+			'The service failed (HTTP 502): the service answered with an HTML page instead of JSON',
+		);
 		expect(outputs).toEqual([]);
 	});
 
 	// BUG: a 2xx HTML page (a proxy's login page, a web site at the Base URL) counts as success.
-	it.each(OPERATIONS)('with 200: %s fails saying it got an HTML page', async (_name, parameters) => {
-		sim().failNext({ status: 200, rawBody: HTML_PAGE });
-		const { error, outputs } = await runWith(parameters);
-		expect(error?.message).toMatch(/HTML page/);
-		expect(outputs).toEqual([]);
-	});
+	it.each(OPERATIONS)(
+		'with 200: %s fails saying it got an HTML page',
+		async (_name, parameters) => {
+			sim().failNext({ status: 200, rawBody: HTML_PAGE });
+			const { error, outputs } = await runWith(parameters);
+			expect(error?.message).toMatch(/HTML page/);
+			expect(outputs).toEqual([]);
+		},
+	);
 });
 
 describe('an empty body with 200', () => {
 	it('Get Many fails clearly', async () => {
 		sim().failNext({ status: 200, rawBody: '', headers: JSON_TYPE });
 		const { error } = await runWith(getManyParameters);
-		expect(error?.message).toBe('The service answered the assistant list with an empty body instead of a list');
+		expect(error?.message).toBe(
+			'The service answered the assistant list with an empty body instead of a list',
+		);
 		expect(error?.description).toMatch(/Base URL/);
 	});
 
@@ -68,12 +91,15 @@ describe('an empty body with 200', () => {
 		}
 	});
 
-	it.each(ECHOING)('%s outputs an empty item (nothing was echoed) paired with its input', async (_name, parameters) => {
-		sim().failNext({ status: 200, rawBody: '' });
-		const { error, outputs } = await runWith(parameters);
-		expect(error).toBeUndefined();
-		expect(outputs[0]).toEqual([{ json: {}, pairedItem: { item: 0 } }]);
-	});
+	it.each(ECHOING)(
+		'%s outputs an empty item (nothing was echoed) paired with its input',
+		async (_name, parameters) => {
+			sim().failNext({ status: 200, rawBody: '' });
+			const { error, outputs } = await runWith(parameters);
+			expect(error).toBeUndefined();
+			expect(outputs[0]).toEqual([{ json: {}, pairedItem: { item: 0 } }]);
+		},
+	);
 });
 
 describe('a 2xx answer that is not an object', () => {
@@ -104,14 +130,21 @@ describe('malformed JSON', () => {
 	it('from the list endpoint fails clearly', async () => {
 		sim().failNext(malformed);
 		const { error } = await runWith(getManyParameters);
-		expect(error?.message).toBe('The service answered the assistant list with a string instead of a list');
+		expect(error?.message).toBe(
+			'The service answered the assistant list with a string instead of a list',
+		);
 	});
 
-	it.each(UPDATES)('after %s, outputs the id it updated and the text of the answer', async (_name, parameters, id) => {
-		sim().failNext(malformed);
-		const { outputs } = await runWith(parameters);
-		expect(outputs[0]).toEqual([{ json: { id, response: malformed.rawBody }, pairedItem: { item: 0 } }]);
-	});
+	it.each(UPDATES)(
+		'after %s, outputs the id it updated and the text of the answer',
+		async (_name, parameters, id) => {
+			sim().failNext(malformed);
+			const { outputs } = await runWith(parameters);
+			expect(outputs[0]).toEqual([
+				{ json: { id, response: malformed.rawBody }, pairedItem: { item: 0 } },
+			]);
+		},
+	);
 
 	it('in an error answer, shows what the service said', async () => {
 		sim().failNext({ ...malformed, status: 500 });
@@ -129,8 +162,12 @@ describe('a list endpoint that does not answer with a list', () => {
 	])('%s is refused clearly', async (_name, body) => {
 		sim().failNext({ status: 200, body });
 		const { error, outputs } = await runWith(getManyParameters);
-		expect(error?.message).toMatch(/^The service answered the assistant list with .+ instead of a list$/);
-		expect(error?.description).toBe('Check that the Base URL in the credential points at the voice assistant service.');
+		expect(error?.message).toMatch(
+			/^The service answered the assistant list with .+ instead of a list$/,
+		);
+		expect(error?.description).toBe(
+			'Check that the Base URL in the credential points at the voice assistant service.',
+		);
 		expect(outputs).toEqual([]);
 	});
 
@@ -138,7 +175,9 @@ describe('a list endpoint that does not answer with a list', () => {
 	it('null is called null', async () => {
 		sim().failNext({ status: 200, rawBody: 'null', headers: JSON_TYPE });
 		const { error } = await runWith(getManyParameters);
-		expect(error?.message).toBe('The service answered the assistant list with null instead of a list');
+		expect(error?.message).toBe(
+			'The service answered the assistant list with null instead of a list',
+		);
 	});
 
 	it('entries that are not assistants are skipped', async () => {
@@ -164,7 +203,9 @@ describe('answers slower than the timeout', () => {
 
 	it('a read fails with the timeout after its retries, without waiting for the answer', async () => {
 		sim().setOptions({ latencyMs: 10_000 });
-		const { error } = await runWith(getManyParameters, { parameters: { ...timeout, options: { maxRetries: 1, maxRetryWaitSeconds: 1 } } });
+		const { error } = await runWith(getManyParameters, {
+			parameters: { ...timeout, options: { maxRetries: 1, maxRetryWaitSeconds: 1 } },
+		});
 		expect(error?.message).toBe('The request timed out after 200 ms (after 2 attempts)');
 		expect(sim().requests).toHaveLength(2);
 		// The run is over while the service still holds both requests: no answer was waited for.
@@ -173,7 +214,9 @@ describe('answers slower than the timeout', () => {
 
 	it('a call start is not sent twice and says why', async () => {
 		sim().setOptions({ latencyMs: 10_000 });
-		const { error } = await runWith(playgroundCallParameters, { parameters: { ...timeout, options: {} } });
+		const { error } = await runWith(playgroundCallParameters, {
+			parameters: { ...timeout, options: {} },
+		});
 		expect(error?.message).toBe('The request timed out after 200 ms');
 		expect(error?.description).toMatch(/not sent again because the service may have received it/);
 		expect(sim().requests).toHaveLength(1);
@@ -187,7 +230,9 @@ describe('answers slower than the timeout', () => {
 			{ items: rows, continueOnFail: true, parameters: timeout },
 		);
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((item) => item.json.error)).toEqual(rows.map(() => 'The request timed out after 200 ms'));
+		expect(outputs[0].map((item) => item.json.error)).toEqual(
+			rows.map(() => 'The request timed out after 200 ms'),
+		);
 		// Each item was sent once and the run ended while the service still held every request.
 		expect(sim().requests.map((request) => request.outcome)).toEqual(rows.map(() => 'pending'));
 	});
@@ -199,7 +244,8 @@ describe('a huge assistant list (50,000)', () => {
 	const shorten = (value: unknown): unknown => {
 		if (typeof value === 'string') return value.slice(0, 12);
 		if (Array.isArray(value)) return value.map(shorten);
-		if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
+		if (value && typeof value === 'object')
+			return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shorten(v)]));
 		return value;
 	};
 	const template = shorten(defaultAssistants()[0]) as Record<string, unknown>;
@@ -225,7 +271,9 @@ describe('a huge assistant list (50,000)', () => {
 		const { error, outputs } = await list({ returnAll: true });
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toHaveLength(COUNT);
-		expect(outputs[0].map((item) => item.json.id)).toEqual(assistants.map((assistant) => assistant._id));
+		expect(outputs[0].map((item) => item.json.id)).toEqual(
+			assistants.map((assistant) => assistant._id),
+		);
 		expect(outputs[0][COUNT - 1]).toEqual({
 			json: expect.objectContaining({ id: `as-${COUNT - 1}`, name: `Assistant ${COUNT - 1}` }),
 			pairedItem: { item: 0 },
@@ -236,7 +284,9 @@ describe('a huge assistant list (50,000)', () => {
 	it('the Limit and the filters apply to the whole list', async () => {
 		expect((await list({})).outputs[0]).toHaveLength(50);
 		const german = await list({ returnAll: true, filters: { language: 'de', type: 'inbound' } });
-		const expected = assistants.filter((a) => a.language === 'de' && a.type === 'inbound').map((a) => a._id);
+		const expected = assistants
+			.filter((a) => a.language === 'de' && a.type === 'inbound')
+			.map((a) => a._id);
 		expect(expected.length).toBeGreaterThan(0);
 		expect(german.outputs[0].map((item) => item.json.id)).toEqual(expected);
 	}, 60_000);

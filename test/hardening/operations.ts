@@ -5,7 +5,11 @@
  */
 import fc from 'fast-check';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
-import { knowledgeBaseSchema, playgroundCallSchema, segmentContactSchema } from '../../nodes/VoiceAssistant/shared/spec/schemas';
+import {
+	knowledgeBaseSchema,
+	playgroundCallSchema,
+	segmentContactSchema,
+} from '../../nodes/VoiceAssistant/shared/spec/schemas';
 import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec/values';
 import {
 	RULES,
@@ -60,7 +64,10 @@ export interface OperationSpec {
 type Fields = Record<string, fc.Arbitrary<Given | undefined>>;
 
 /** Item json (given values) and body (sent values) from one generated value per field. */
-function split(values: Record<string, Given | undefined>): { json: IDataObject; body: IDataObject } {
+function split(values: Record<string, Given | undefined>): {
+	json: IDataObject;
+	body: IDataObject;
+} {
 	const json: IDataObject = {};
 	const body: IDataObject = {};
 	for (const [key, value] of Object.entries(values)) {
@@ -71,11 +78,14 @@ function split(values: Record<string, Given | undefined>): { json: IDataObject; 
 	return { json, body };
 }
 
-const asGiven = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<Given> => arbitrary.map((value) => ({ given: value, sent: value }));
+const asGiven = <T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<Given> =>
+	arbitrary.map((value) => ({ given: value, sent: value }));
 
 /** The message the node must give for `defect` of `field` in item `index`. */
 export function expectedMessage(field: FieldSpec, defect: Defect, index: number): string {
-	const subject = field.query ? `"${field.label}"` : `"${field.key}${defect.at ?? ''}" (${defect.label ?? field.label})`;
+	const subject = field.query
+		? `"${field.label}"`
+		: `"${field.key}${defect.at ?? ''}" (${defect.label ?? field.label})`;
 	return `Invalid input: ${subject} ${defect.rule} [item ${index}]`;
 }
 
@@ -120,7 +130,10 @@ const playgroundCall: OperationSpec = {
 /** JSON mode: pairs as parsed values (an Aggregate node) or as JSON text, extra keys dropped. */
 const pairsFromJson: fc.Arbitrary<Given> = fc
 	.tuple(pairs(true), fc.boolean())
-	.map(([list, asText]) => ({ given: asText ? JSON.stringify(list.given) : list.given, sent: list.sent }));
+	.map(([list, asText]) => ({
+		given: asText ? JSON.stringify(list.given) : list.given,
+		sent: list.sent,
+	}));
 
 export const KNOWLEDGE_BASE_FIELDS: Fields = {
 	title: asGiven(text),
@@ -147,35 +160,58 @@ const knowledgeBaseCreate: OperationSpec = {
 const knowledgeBaseUpdate: OperationSpec = {
 	name: 'Knowledge Base → Update (JSON)',
 	parameters: knowledgeBaseJsonFromItem('update'),
-	valid: fc.record({ ...KNOWLEDGE_BASE_FIELDS, id: seededKnowledgeBaseId }).map(({ id, ...values }) => {
-		const { json, body } = split(values);
-		return { json: { ...json, id }, sent: { body, id }, output: { id, ...body } };
-	}),
-	fields: [{ key: 'id', label: 'Knowledge Base ID', defect: idDefect, query: true }, ...knowledgeBaseBodyFields],
+	valid: fc
+		.record({ ...KNOWLEDGE_BASE_FIELDS, id: seededKnowledgeBaseId })
+		.map(({ id, ...values }) => {
+			const { json, body } = split(values);
+			return { json: { ...json, id }, sent: { body, id }, output: { id, ...body } };
+		}),
+	fields: [
+		{ key: 'id', label: 'Knowledge Base ID', defect: idDefect, query: true },
+		...knowledgeBaseBodyFields,
+	],
 };
 
 /** List mode: rows typed in the node, each half an expression. */
 export const LIST_PAIRS = 3;
 
-const listPairs = fc.array(fc.record({ question: text, answer: text }), { minLength: LIST_PAIRS, maxLength: LIST_PAIRS });
+const listPairs = fc.array(fc.record({ question: text, answer: text }), {
+	minLength: LIST_PAIRS,
+	maxLength: LIST_PAIRS,
+});
 
 /** One half of one row left empty or filled with something that is no text. */
 const listPairDefect: fc.Arbitrary<Defect> = fc
-	.tuple(listPairs, fc.nat({ max: LIST_PAIRS - 1 }), fc.constantFrom('question', 'answer'), textDefect(false))
+	.tuple(
+		listPairs,
+		fc.nat({ max: LIST_PAIRS - 1 }),
+		fc.constantFrom('question', 'answer'),
+		textDefect(false),
+	)
 	.map(([rows, index, half, defect]) => {
 		const row: Record<string, unknown> = { ...rows[index] };
 		if (defect.missing) delete row[half];
 		else row[half] = defect.value;
-		return { value: rows.map((original, i) => (i === index ? row : original)), rule: defect.rule, at: `[${index}].${half}` };
+		return {
+			value: rows.map((original, i) => (i === index ? row : original)),
+			rule: defect.rule,
+			at: `[${index}].${half}`,
+		};
 	});
 
 const knowledgeBaseList: OperationSpec = {
 	name: 'Knowledge Base → Create (List)',
 	parameters: knowledgeBaseListFromItem('create', LIST_PAIRS),
-	valid: fc.record({ title: asGiven(text), language: asGiven(knowledgeBaseLanguage), data: asGiven(listPairs) }).map((values) => {
-		const { json, body } = split(values);
-		return { json, sent: { body }, output: body };
-	}),
+	valid: fc
+		.record({
+			title: asGiven(text),
+			language: asGiven(knowledgeBaseLanguage),
+			data: asGiven(listPairs),
+		})
+		.map((values) => {
+			const { json, body } = split(values);
+			return { json, sent: { body }, output: body };
+		}),
 	fields: [
 		{ key: 'title', label: 'Title', defect: textDefect(false) },
 		{ key: 'language', label: 'Language', defect: languageDefect },
@@ -231,7 +267,10 @@ const segmentContactAuto: OperationSpec = {
 	...segmentContact,
 	name: 'Segment Contact → Update (Map Automatically)',
 	parameters: { resource: 'segmentContact', operation: 'update', mappingMode: 'auto' },
-	valid: segmentContact.valid.map((row) => ({ ...row, json: { row_number: 7, hs_object_id: 'crm-1', ...row.json } })),
+	valid: segmentContact.valid.map((row) => ({
+		...row,
+		json: { row_number: 7, hs_object_id: 'crm-1', ...row.json },
+	})),
 };
 
 export const BODY_OPERATIONS: OperationSpec[] = [

@@ -27,21 +27,37 @@ jest.setTimeout(60_000);
 
 /** A field of the operation and one of its defects. */
 const brokenField = (spec: OperationSpec): fc.Arbitrary<{ field: FieldSpec; defect: Defect }> =>
-	fc.constantFrom(...spec.fields).chain((field) => field.defect.map((defect) => ({ field, defect })));
+	fc
+		.constantFrom(...spec.fields)
+		.chain((field) => field.defect.map((defect) => ({ field, defect })));
 
 describe('the generators cover the spec', () => {
-	it.each(BODY_OPERATIONS.map((spec) => [spec.name, spec]))('%s: one field spec per schema field', (_name, spec) => {
-		const schema = SCHEMAS[spec.name];
-		const bodyKeys = spec.fields.filter((field) => !field.query).map((field) => field.key);
-		expect([...bodyKeys].sort()).toEqual(Object.keys(schema.shape).sort());
-	});
+	it.each(BODY_OPERATIONS.map((spec) => [spec.name, spec]))(
+		'%s: one field spec per schema field',
+		(_name, spec) => {
+			const schema = SCHEMAS[spec.name];
+			const bodyKeys = spec.fields.filter((field) => !field.query).map((field) => field.key);
+			expect([...bodyKeys].sort()).toEqual(Object.keys(schema.shape).sort());
+		},
+	);
 
 	it('valid generators fill every field of each schema, and optional ones only where the schema allows', () => {
-		expect(Object.keys(PLAYGROUND_CALL_FIELDS).sort()).toEqual(Object.keys(SCHEMAS['Playground Call → Start'].shape).sort());
-		expect(Object.keys(KNOWLEDGE_BASE_FIELDS).sort()).toEqual(Object.keys(SCHEMAS['Knowledge Base → Create (JSON)'].shape).sort());
-		expect(Object.keys(SEGMENT_CONTACT_FIELDS).sort()).toEqual(Object.keys(SCHEMAS['Segment Contact → Update'].shape).sort());
-		const shape = SCHEMAS['Segment Contact → Update'].shape as Record<string, { safeParse(value: unknown): { success: boolean } }>;
-		const optionalKeys = Object.keys(shape).filter((key) => shape[key].safeParse(undefined).success);
+		expect(Object.keys(PLAYGROUND_CALL_FIELDS).sort()).toEqual(
+			Object.keys(SCHEMAS['Playground Call → Start'].shape).sort(),
+		);
+		expect(Object.keys(KNOWLEDGE_BASE_FIELDS).sort()).toEqual(
+			Object.keys(SCHEMAS['Knowledge Base → Create (JSON)'].shape).sort(),
+		);
+		expect(Object.keys(SEGMENT_CONTACT_FIELDS).sort()).toEqual(
+			Object.keys(SCHEMAS['Segment Contact → Update'].shape).sort(),
+		);
+		const shape = SCHEMAS['Segment Contact → Update'].shape as Record<
+			string,
+			{ safeParse(value: unknown): { success: boolean } }
+		>;
+		const optionalKeys = Object.keys(shape).filter(
+			(key) => shape[key].safeParse(undefined).success,
+		);
 		expect(optionalKeys.sort()).toEqual([...SEGMENT_CONTACT_OPTIONAL_FIELDS].sort());
 	});
 });
@@ -56,13 +72,22 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 				async (rows, position, { field, defect }) => {
 					sim().reset();
 					const index = position % rows.length;
-					const items = rows.map((row, i) => ({ json: i === index ? breakRow(row.json, field, defect) : row.json }));
-					const { error, outputs } = await run(sim(), API_KEY, { parameters: spec.parameters, items });
+					const items = rows.map((row, i) => ({
+						json: i === index ? breakRow(row.json, field, defect) : row.json,
+					}));
+					const { error, outputs } = await run(sim(), API_KEY, {
+						parameters: spec.parameters,
+						items,
+					});
 					// n8n reports item 0: the bad item's own error, or item 0's saying which item failed first.
 					const problem = expectedMessage(field, defect, index);
-					expect(error?.message).toBe(index === 0 ? problem : `Not sent: item ${index} failed first: ${problem}`);
+					expect(error?.message).toBe(
+						index === 0 ? problem : `Not sent: item ${index} failed first: ${problem}`,
+					);
 					expect(error?.context?.itemIndex).toBe(0);
-					expect(error?.description).toMatch(/^Nothing was sent for this item(\. Problems found:|: item \d+ failed first)/);
+					expect(error?.description).toMatch(
+						/^Nothing was sent for this item(\. Problems found:|: item \d+ failed first)/,
+					);
 					expect(outputs).toEqual([]);
 					expect(sim().requests).toHaveLength(0);
 				},
@@ -74,15 +99,28 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 	it('with Continue On Fail, answers each bad item with its error and sends exactly the good ones', async () => {
 		await fc.assert(
 			fc.asyncProperty(
-				fc.array(fc.tuple(spec.valid, fc.option(brokenField(spec), { freq: 2 })), { minLength: 1, maxLength: 5 }),
+				fc.array(fc.tuple(spec.valid, fc.option(brokenField(spec), { freq: 2 })), {
+					minLength: 1,
+					maxLength: 5,
+				}),
 				async (rows) => {
 					sim().reset();
-					const items = rows.map(([row, broken]) => ({ json: broken ? breakRow(row.json, broken.field, broken.defect) : row.json }));
-					const { error, outputs } = await run(sim(), API_KEY, { parameters: spec.parameters, items, continueOnFail: true });
+					const items = rows.map(([row, broken]) => ({
+						json: broken ? breakRow(row.json, broken.field, broken.defect) : row.json,
+					}));
+					const { error, outputs } = await run(sim(), API_KEY, {
+						parameters: spec.parameters,
+						items,
+						continueOnFail: true,
+					});
 					expect(error).toBeUndefined();
-					expect(outputs[0].map((item) => item.pairedItem)).toEqual(rows.map((_row, i) => ({ item: i })));
+					expect(outputs[0].map((item) => item.pairedItem)).toEqual(
+						rows.map((_row, i) => ({ item: i })),
+					);
 					rows.forEach(([row, broken], i) => {
-						const expected: IDataObject = broken ? { error: expectedMessage(broken.field, broken.defect, i) } : row.output;
+						const expected: IDataObject = broken
+							? { error: expectedMessage(broken.field, broken.defect, i) }
+							: row.output;
 						expect(outputs[0][i].json).toEqual(expected);
 					});
 					const good = rows.filter(([, broken]) => !broken).map(([row]) => row.sent);
@@ -98,12 +136,17 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 			fc.asyncProperty(fc.array(spec.valid, { minLength: 1, maxLength: 3 }), async (rows) => {
 				sim().reset();
 				const items = rows.map((row) => ({ json: row.json }));
-				const { error, outputs } = await run(sim(), API_KEY, { parameters: spec.parameters, items });
+				const { error, outputs } = await run(sim(), API_KEY, {
+					parameters: spec.parameters,
+					items,
+				});
 				expect(error).toBeUndefined();
 				expect(sim().requests.every((request) => request.status === 200)).toBe(true);
 				expect(recorded(sim())).toEqual(sortSent(rows.map((row) => row.sent)));
 				expect(outputs[0].map((item) => item.json)).toEqual(rows.map((row) => row.output));
-				expect(outputs[0].map((item) => item.pairedItem)).toEqual(rows.map((_row, i) => ({ item: i })));
+				expect(outputs[0].map((item) => item.pairedItem)).toEqual(
+					rows.map((_row, i) => ({ item: i })),
+				);
 			}),
 			{ seed: SEED, numRuns: 30 },
 		);
@@ -112,7 +155,11 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 
 describe('a Base URL with a user name or password in it', () => {
 	const credentialUrl = fc
-		.tuple(fc.stringMatching(/^[A-Za-z0-9_~-]{0,10}$/), fc.stringMatching(/^[A-Za-z0-9_~-]{12,20}$/), fc.constantFrom('user+pass', 'user', 'pass'))
+		.tuple(
+			fc.stringMatching(/^[A-Za-z0-9_~-]{0,10}$/),
+			fc.stringMatching(/^[A-Za-z0-9_~-]{12,20}$/),
+			fc.constantFrom('user+pass', 'user', 'pass'),
+		)
 		.map(([user, password, which]) => {
 			const name = which === 'pass' ? '' : user || 'u';
 			const secret = which === 'user' ? '' : `:${password}`;
@@ -121,21 +168,29 @@ describe('a Base URL with a user name or password in it', () => {
 	/** Valid items, so that only the Base URL is wrong. */
 	const operations = fc.oneof(
 		fc.constant({ parameters: getManyParameters, json: {} }),
-		fc.constantFrom(...BODY_OPERATIONS).chain((spec) => spec.valid.map((row) => ({ parameters: spec.parameters, json: row.json }))),
+		fc
+			.constantFrom(...BODY_OPERATIONS)
+			.chain((spec) => spec.valid.map((row) => ({ parameters: spec.parameters, json: row.json }))),
 	);
 
 	it('is refused for every operation, with a clear message that does not repeat it, and nothing is sent', async () => {
 		await fc.assert(
-			fc.asyncProperty(credentialUrl, operations, async ({ password, userinfo }, { parameters, json }) => {
-				sim().reset();
-				const baseUrl = sim().url.replace('http://', `http://${userinfo}@`);
-				const { error } = await run(sim(), API_KEY, { parameters, baseUrl, items: [{ json }] });
-				expect(error?.message).toBe(
-					'Invalid input: "Base URL" in the credential must not contain a user name or password: put the API key in the API Key field [item 0]',
-				);
-				expect(`${error?.message} ${error?.description} ${JSON.stringify(error?.context)}`).not.toContain(password);
-				expect(sim().requests).toHaveLength(0);
-			}),
+			fc.asyncProperty(
+				credentialUrl,
+				operations,
+				async ({ password, userinfo }, { parameters, json }) => {
+					sim().reset();
+					const baseUrl = sim().url.replace('http://', `http://${userinfo}@`);
+					const { error } = await run(sim(), API_KEY, { parameters, baseUrl, items: [{ json }] });
+					expect(error?.message).toBe(
+						'Invalid input: "Base URL" in the credential must not contain a user name or password: put the API key in the API Key field [item 0]',
+					);
+					expect(
+						`${error?.message} ${error?.description} ${JSON.stringify(error?.context)}`,
+					).not.toContain(password);
+					expect(sim().requests).toHaveLength(0);
+				},
+			),
 			{ seed: SEED, numRuns: 30 },
 		);
 	});

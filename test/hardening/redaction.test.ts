@@ -13,7 +13,8 @@ const R = '[redacted]';
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const base64 = (text: string) => btoa(String.fromCharCode(...utf8(text)));
 const base64url = (text: string) => base64(text).replace(/\+/g, '-').replace(/\//g, '_');
-const hex = (text: string) => [...utf8(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+const hex = (text: string) =>
+	[...utf8(text)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 
 describe('every form of the key in a text', () => {
 	test.each([
@@ -65,14 +66,19 @@ describe('every form of the key in a text', () => {
 
 	test('a key outside Latin-1: its UTF-8 bytes in base64 and hex', () => {
 		const key = 'clé-ünï-🔑-42';
-		expect(redact(`a ${base64(key)} b ${hex(key)} c ${encodeURIComponent(key)} d ${key.toUpperCase()}`, key)).toBe(
-			`a ${R} b ${R} c ${R} d ${R}`,
-		);
+		expect(
+			redact(
+				`a ${base64(key)} b ${hex(key)} c ${encodeURIComponent(key)} d ${key.toUpperCase()}`,
+				key,
+			),
+		).toBe(`a ${R} b ${R} c ${R} d ${R}`);
 	});
 
 	test('a key with characters special to regular expressions matches only itself', () => {
 		const key = 'a.b*c+(d)[e]{2}$^|\\';
-		expect(redact(`${key} axb*c+(d)[e]{2}$^|\\ aab*c`, key)).toBe(`${R} axb*c+(d)[e]{2}$^|\\ aab*c`);
+		expect(redact(`${key} axb*c+(d)[e]{2}$^|\\ aab*c`, key)).toBe(
+			`${R} axb*c+(d)[e]{2}$^|\\ aab*c`,
+		);
 	});
 
 	test('a text without the key comes back as it was', () => {
@@ -153,7 +159,13 @@ describe('values', () => {
 		const value = {
 			id: 7,
 			[KEY]: 'as a key',
-			list: [null, true, 1.5, `echo ${hex(KEY)}`, { [base64(KEY).replace(/=+$/, '')]: KEY.toLowerCase() }],
+			list: [
+				null,
+				true,
+				1.5,
+				`echo ${hex(KEY)}`,
+				{ [base64(KEY).replace(/=+$/, '')]: KEY.toLowerCase() },
+			],
 			nested: { ok: 'fine', header: `Bearer ${KEY.toUpperCase()}` },
 		};
 		expect(redactValue(value, KEY)).toEqual({

@@ -9,7 +9,11 @@ import { Container } from '@n8n/di';
 import { ErrorReporter, RoutingNode } from 'n8n-core';
 import { LoggerProxy, type INodeParameters } from 'n8n-workflow';
 import { SEEDED_KNOWLEDGE_BASE_IDS, createSimulator, type Simulator } from '../simulator';
-import { knowledgeBaseListParameters, playgroundCallParameters, segmentContactParameters } from '../helpers/fixtures';
+import {
+	knowledgeBaseListParameters,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from '../helpers/fixtures';
 import type { RunResult } from '../helpers/runNode';
 import { findSecret } from './leaks';
 import { getManyParameters, run, useSimulator, type Run } from './support';
@@ -21,7 +25,8 @@ const sim = useSimulator({ apiKey: KEY });
 
 const logged: unknown[] = [];
 const thrown: unknown[] = [];
-const capture = (level: string) => (message: string, metadata?: unknown) => logged.push({ level, message, metadata });
+const capture = (level: string) => (message: string, metadata?: unknown) =>
+	logged.push({ level, message, metadata });
 const logger = {
 	error: capture('error'),
 	warn: capture('warn'),
@@ -74,7 +79,9 @@ function leaksOf(result: RunResult): string[] {
 		'the run n8n stores': execution,
 		logs: logged,
 	};
-	return Object.entries(places).flatMap(([place, value]) => findSecret(value, KEY).map((path) => `${place}: ${path}`));
+	return Object.entries(places).flatMap(([place, value]) =>
+		findSecret(value, KEY).map((path) => `${place}: ${path}`),
+	);
 }
 
 // ---------------------------------------------------------------- the operations and failure paths
@@ -89,13 +96,25 @@ interface Operation {
 const OPERATIONS: Operation[] = [
 	{ name: 'Get Many', parameters: getManyParameters },
 	{ name: 'Start call', parameters: playgroundCallParameters, invalid: { dialerId: '={{ "" }}' } },
-	{ name: 'Create KB', parameters: knowledgeBaseListParameters, invalid: { language: '={{ "de" }}' } },
+	{
+		name: 'Create KB',
+		parameters: knowledgeBaseListParameters,
+		invalid: { language: '={{ "de" }}' },
+	},
 	{
 		name: 'Update KB',
-		parameters: { ...knowledgeBaseListParameters, operation: 'update', knowledgeBaseId: SEEDED_KNOWLEDGE_BASE_IDS.solarFaq },
+		parameters: {
+			...knowledgeBaseListParameters,
+			operation: 'update',
+			knowledgeBaseId: SEEDED_KNOWLEDGE_BASE_IDS.solarFaq,
+		},
 		invalid: { title: '={{ "" }}' },
 	},
-	{ name: 'Update contact', parameters: segmentContactParameters, invalid: { phone: '={{ null }}' } },
+	{
+		name: 'Update contact',
+		parameters: segmentContactParameters,
+		invalid: { phone: '={{ null }}' },
+	},
 ];
 
 interface FailurePath {
@@ -115,9 +134,24 @@ const json = { 'content-type': 'application/json' };
 const echo = (text: string) => text.replace('KEY', KEY);
 
 const FAILURES: FailurePath[] = [
-	{ name: '401', prepare: (s) => s.failNext({ status: 401 }), expected: fails(/refused the API key \(HTTP 401\)/), sends: true },
-	{ name: '403', prepare: (s) => s.failNext({ status: 403 }), expected: fails(/refused the API key \(HTTP 403\)/), sends: true },
-	{ name: '404', prepare: (s) => s.failNext({ status: 404 }), expected: fails(/\(HTTP 404\)/), sends: true },
+	{
+		name: '401',
+		prepare: (s) => s.failNext({ status: 401 }),
+		expected: fails(/refused the API key \(HTTP 401\)/),
+		sends: true,
+	},
+	{
+		name: '403',
+		prepare: (s) => s.failNext({ status: 403 }),
+		expected: fails(/refused the API key \(HTTP 403\)/),
+		sends: true,
+	},
+	{
+		name: '404',
+		prepare: (s) => s.failNext({ status: 404 }),
+		expected: fails(/\(HTTP 404\)/),
+		sends: true,
+	},
 	{
 		name: '422',
 		prepare: (s) => s.failNext({ status: 422, body: { errors: [{ message: 'title taken' }] } }),
@@ -132,7 +166,12 @@ const FAILURES: FailurePath[] = [
 		expected: fails(/asked to wait 2 s before trying again \(HTTP 429, Retry-After\)/),
 		sends: true,
 	},
-	{ name: '500', prepare: (s) => s.failNext({ status: 500, times: 5 }), expected: fails(/failed \(HTTP 500\)/), sends: true },
+	{
+		name: '500',
+		prepare: (s) => s.failNext({ status: 500, times: 5 }),
+		expected: fails(/failed \(HTTP 500\)/),
+		sends: true,
+	},
 	{
 		name: 'a timeout',
 		prepare: (s) => s.setOptions({ latencyMs: 1000 }),
@@ -140,8 +179,18 @@ const FAILURES: FailurePath[] = [
 		expected: fails(/timed out after 150 ms/),
 		sends: true,
 	},
-	{ name: 'a refused connection', run: () => ({ baseUrl: closedUrl }), expected: fails(/connection refused/), sends: false },
-	{ name: 'a dropped connection', prepare: (s) => s.failNext({ status: 0, times: 5 }), expected: fails(/was dropped/), sends: true },
+	{
+		name: 'a refused connection',
+		run: () => ({ baseUrl: closedUrl }),
+		expected: fails(/connection refused/),
+		sends: false,
+	},
+	{
+		name: 'a dropped connection',
+		prepare: (s) => s.failNext({ status: 0, times: 5 }),
+		expected: fails(/was dropped/),
+		sends: true,
+	},
 	{
 		name: 'malformed JSON with 200',
 		prepare: (s) => s.failNext({ status: 200, rawBody: echo('{"message": "KEY",'), headers: json }),
@@ -150,7 +199,13 @@ const FAILURES: FailurePath[] = [
 	},
 	{
 		name: 'malformed JSON with 500 echoing the key',
-		prepare: (s) => s.failNext({ status: 500, rawBody: echo('{"message": "bad key KEY",'), headers: json, times: 5 }),
+		prepare: (s) =>
+			s.failNext({
+				status: 500,
+				rawBody: echo('{"message": "bad key KEY",'),
+				headers: json,
+				times: 5,
+			}),
 		expected: fails(/failed \(HTTP 500\)/),
 		sends: true,
 		echoes: true,
@@ -170,14 +225,22 @@ const FAILURES: FailurePath[] = [
 	},
 	{
 		name: '400 echoing the key in "error.message"',
-		prepare: (s) => s.failNext({ status: 400, body: { error: { message: echo('key KEY is not allowed here') } } }),
+		prepare: (s) =>
+			s.failNext({
+				status: 400,
+				body: { error: { message: echo('key KEY is not allowed here') } },
+			}),
 		expected: fails(/rejected the request \(HTTP 400\)/),
 		sends: true,
 		echoes: true,
 	},
 	{
 		name: '422 echoing the key in "errors"',
-		prepare: (s) => s.failNext({ status: 422, body: { errors: [{ message: KEY }, echo('x-api-key: KEY'), { field: KEY }] } }),
+		prepare: (s) =>
+			s.failNext({
+				status: 422,
+				body: { errors: [{ message: KEY }, echo('x-api-key: KEY'), { field: KEY }] },
+			}),
 		expected: fails(/rejected the request \(HTTP 422\)/),
 		sends: true,
 		echoes: true,
@@ -204,14 +267,24 @@ const FAILURES: FailurePath[] = [
 	},
 	{
 		name: 'plain text echoing the key where the message is cut short',
-		prepare: (s) => s.failNext({ status: 400, rawBody: `${'e'.repeat(280)} ${KEY} and more`, headers: { 'content-type': 'text/plain' } }),
+		prepare: (s) =>
+			s.failNext({
+				status: 400,
+				rawBody: `${'e'.repeat(280)} ${KEY} and more`,
+				headers: { 'content-type': 'text/plain' },
+			}),
 		expected: fails(/rejected the request \(HTTP 400\)/),
 		sends: true,
 		echoes: true,
 	},
 	{
 		name: 'an HTML error page echoing the key',
-		prepare: (s) => s.failNext({ status: 502, rawBody: echo('<!DOCTYPE html><html><body>key KEY</body></html>'), times: 5 }),
+		prepare: (s) =>
+			s.failNext({
+				status: 502,
+				rawBody: echo('<!DOCTYPE html><html><body>key KEY</body></html>'),
+				times: 5,
+			}),
 		expected: fails(/HTML page/),
 		sends: true,
 	},
@@ -261,41 +334,58 @@ const cases = FAILURES.flatMap((failure) =>
 );
 
 describe.each(cases)('%s, %s', (_failure, _operation, failure, operation) => {
-	it.each(MODES.map((mode) => [mode.name, mode]))('the key appears nowhere when %s', async (_mode, mode) => {
-		failure.prepare?.(sim());
-		const extra = failure.run?.(operation) ?? {};
-		const parameters = { ...operation.parameters, options: { maxRetries: 0 }, ...extra.parameters };
-		const result = await run(sim(), KEY, { ...extra, ...mode.options, parameters });
+	it.each(MODES.map((mode) => [mode.name, mode]))(
+		'the key appears nowhere when %s',
+		async (_mode, mode) => {
+			failure.prepare?.(sim());
+			const extra = failure.run?.(operation) ?? {};
+			const parameters = {
+				...operation.parameters,
+				options: { maxRetries: 0 },
+				...extra.parameters,
+			};
+			const result = await run(sim(), KEY, { ...extra, ...mode.options, parameters });
 
-		expect(leaksOf(result)).toEqual([]);
+			expect(leaksOf(result)).toEqual([]);
 
-		const expected = failure.expected(operation);
-		if (expected) expect(failureSeen(result, mode)).toMatch(expected);
-		else expect(result.error).toBeUndefined();
-		// The echo reached the message or description (kept only when the run stops), redacted.
-		if (failure.echoes && mode.name === 'stopping') expect(`${result.error?.message} ${result.error?.description}`).toContain('[redacted]');
-		if (failure.sends) expect(sim().requests[0]?.headers['x-api-key']).toBe(KEY);
-		else expect(sim().requests).toHaveLength(0);
-	});
+			const expected = failure.expected(operation);
+			if (expected) expect(failureSeen(result, mode)).toMatch(expected);
+			else expect(result.error).toBeUndefined();
+			// The echo reached the message or description (kept only when the run stops), redacted.
+			if (failure.echoes && mode.name === 'stopping')
+				expect(`${result.error?.message} ${result.error?.description}`).toContain('[redacted]');
+			if (failure.sends) expect(sim().requests[0]?.headers['x-api-key']).toBe(KEY);
+			else expect(sim().requests).toHaveLength(0);
+		},
+	);
 });
 
 describe('the leak search itself', () => {
 	it('finds the key, or a fragment of it, wherever it hides', () => {
 		const cause = new Error('inner');
-		Object.defineProperty(cause, 'config', { value: { headers: { 'x-api-key': KEY } }, enumerable: false });
+		Object.defineProperty(cause, 'config', {
+			value: { headers: { 'x-api-key': KEY } },
+			enumerable: false,
+		});
 		const error = new Error('outer', { cause });
 		const cyclic: Record<string, unknown> = { error };
 		cyclic.self = cyclic;
 		expect(findSecret(cyclic, KEY)).toEqual(['$.error.cause.config.headers.x-api-key']);
 		expect(findSecret(new Map([['k', `…${KEY.slice(10, 22)}…`]]), KEY)).toHaveLength(1);
 		expect(findSecret({ [KEY]: 1 }, KEY)).toHaveLength(1);
-		expect(findSecret({ message: 'The service refused the API key', stack: '[redacted]' }, KEY)).toEqual([]);
+		expect(
+			findSecret({ message: 'The service refused the API key', stack: '[redacted]' }, KEY),
+		).toEqual([]);
 	});
 
 	it('sees what n8n logs and what the node throws', async () => {
 		sim().failNext({ status: 401 });
 		const result = await run(sim(), KEY, { parameters: getManyParameters });
-		expect(logged.some((entry) => (entry as { message?: string }).message === 'Workflow execution started')).toBe(true);
+		expect(
+			logged.some(
+				(entry) => (entry as { message?: string }).message === 'Workflow execution started',
+			),
+		).toBe(true);
 		expect(thrown).toHaveLength(1);
 		expect((thrown[0] as Error).message).toBe(result.error?.message);
 	});
@@ -308,17 +398,27 @@ describe('a redirect to another origin', () => {
 	});
 	afterAll(async () => elsewhere.close());
 
-	const redirects = OPERATIONS.map((operation, i) => [operation.name, [302, 307, 308, 307, 301][i], operation] as const);
+	const redirects = OPERATIONS.map(
+		(operation, i) => [operation.name, [302, 307, 308, 307, 301][i], operation] as const,
+	);
 
 	// BUG: n8n follows redirects, and its HTTP client forwards every custom header, x-api-key
 	// included, to whatever origin the Location names (it only strips Authorization and Cookie).
-	it.each(redirects)('%s answered with %d does not carry the key there', async (_name, status, operation) => {
-		elsewhere.reset();
-		sim().failNext({ status, headers: { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/collect` } });
-		const result = await run(sim(), KEY, { parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
-		expect(elsewhere.requests.map((request) => request.headers['x-api-key'])).not.toContain(KEY);
-		expect(result.error).toBeDefined();
-	});
+	it.each(redirects)(
+		'%s answered with %d does not carry the key there',
+		async (_name, status, operation) => {
+			elsewhere.reset();
+			sim().failNext({
+				status,
+				headers: { location: `${elsewhere.url.replace('127.0.0.1', 'localhost')}/collect` },
+			});
+			const result = await run(sim(), KEY, {
+				parameters: { ...operation.parameters, options: { maxRetries: 0 } },
+			});
+			expect(elsewhere.requests.map((request) => request.headers['x-api-key'])).not.toContain(KEY);
+			expect(result.error).toBeDefined();
+		},
+	);
 });
 
 describe('a key saved with spaces around it', () => {
@@ -329,7 +429,10 @@ describe('a key saved with spaces around it', () => {
 		'%s: a 401 echoing the trimmed key shows it nowhere',
 		async (_name, operation) => {
 			sim().failNext({ status: 401, body: { message: `bad key ${KEY}` } });
-			const result = await run(sim(), KEY, { apiKey: padded, parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
+			const result = await run(sim(), KEY, {
+				apiKey: padded,
+				parameters: { ...operation.parameters, options: { maxRetries: 0 } },
+			});
 			expect(leaksOf(result)).toEqual([]);
 			expect(result.error?.description).toBe('The service said: bad key [redacted]');
 		},
@@ -338,7 +441,9 @@ describe('a key saved with spaces around it', () => {
 	it('authenticates: the service receives the key without the spaces', async () => {
 		const { error } = await run(sim(), KEY, { apiKey: padded, parameters: getManyParameters });
 		expect(error).toBeUndefined();
-		expect(sim().requests.map((request) => [request.status, request.headers['x-api-key']])).toEqual([[200, KEY]]);
+		expect(sim().requests.map((request) => [request.status, request.headers['x-api-key']])).toEqual(
+			[[200, KEY]],
+		);
 	});
 });
 
@@ -354,11 +459,16 @@ describe('a key echoed encoded', () => {
 
 	it.each(cases)('%s: never shows the key %s', async (_name, _encoding, encoded, operation) => {
 		sim().failNext({ status: 400, body: { message: `key=${encoded} is not allowed` } });
-		const result = await run(sim(), KEY, { apiKey: SPECIAL, parameters: { ...operation.parameters, options: { maxRetries: 0 } } });
+		const result = await run(sim(), KEY, {
+			apiKey: SPECIAL,
+			parameters: { ...operation.parameters, options: { maxRetries: 0 } },
+		});
 		const seen = JSON.stringify([result.error?.message, result.error?.description, result.outputs]);
 		expect(seen).not.toContain(encoded);
 		expect(findSecret(result, SPECIAL)).toEqual([]);
-		expect(result.error?.message).toBe('The service rejected the request (HTTP 400): key=[redacted] is not allowed');
+		expect(result.error?.message).toBe(
+			'The service rejected the request (HTTP 400): key=[redacted] is not allowed',
+		);
 	});
 });
 
@@ -366,18 +476,30 @@ describe('a successful answer that echoes the key', () => {
 	const echoing = (operation: Operation) =>
 		operation.name === 'Get Many'
 			? [{ _id: 'a-1', name: `Echo ${KEY}`, type: 'outbound', language: 'en', voice_id: KEY }]
-			: { apiKey: KEY, note: `sent with x-api-key ${KEY}`, nested: { list: [KEY] }, [KEY]: 'as a key' };
+			: {
+					apiKey: KEY,
+					note: `sent with x-api-key ${KEY}`,
+					nested: { list: [KEY] },
+					[KEY]: 'as a key',
+				};
 
-	it.each(OPERATIONS.map((operation) => [operation.name, operation]))('%s: the output carries no key', async (_name, operation) => {
-		sim().failNext({ status: 200, body: echoing(operation) });
-		const result = await run(sim(), KEY, { parameters: operation.parameters });
-		expect(result.error).toBeUndefined();
-		expect(leaksOf(result)).toEqual([]);
-		expect(JSON.stringify(result.outputs[0][0].json)).toContain('[redacted]');
-	});
+	it.each(OPERATIONS.map((operation) => [operation.name, operation]))(
+		'%s: the output carries no key',
+		async (_name, operation) => {
+			sim().failNext({ status: 200, body: echoing(operation) });
+			const result = await run(sim(), KEY, { parameters: operation.parameters });
+			expect(result.error).toBeUndefined();
+			expect(leaksOf(result)).toEqual([]);
+			expect(JSON.stringify(result.outputs[0][0].json)).toContain('[redacted]');
+		},
+	);
 
 	it('a 2xx answer that is text echoing the key', async () => {
-		sim().failNext({ status: 200, rawBody: `queued for ${KEY}`, headers: { 'content-type': 'text/plain' } });
+		sim().failNext({
+			status: 200,
+			rawBody: `queued for ${KEY}`,
+			headers: { 'content-type': 'text/plain' },
+		});
 		const result = await run(sim(), KEY, { parameters: playgroundCallParameters });
 		expect(leaksOf(result)).toEqual([]);
 		expect(result.outputs[0][0].json).toEqual({ response: 'queued for [redacted]' });

@@ -45,11 +45,16 @@ const json = (field: string) => `={{ $json.${field} }}`;
 
 /** Fields the operations read in their preSend (field maps), by node parameter (dotted in a collection). */
 const READ_IN_PRESEND = new Map(
-	[...sentProperties(PLAYGROUND_CALL_FIELDS), ...sentProperties(CONTACT_FIELDS)].map(({ parameter, property }) => [parameter, property]),
+	[...sentProperties(PLAYGROUND_CALL_FIELDS), ...sentProperties(CONTACT_FIELDS)].map(
+		({ parameter, property }) => [parameter, property],
+	),
 );
 
 /** The API field a node property is sent as (body or query), when it is a fixed name: its field map's, else its routing's. */
-function sentAs(property: INodeProperties | INodePropertyOptions | INodePropertyCollection, parent?: string): string | undefined {
+function sentAs(
+	property: INodeProperties | INodePropertyOptions | INodePropertyCollection,
+	parent?: string,
+): string | undefined {
 	const read = READ_IN_PRESEND.get(parent ? `${parent}.${property.name}` : property.name);
 	if (read) return read;
 	const name = 'routing' in property ? property.routing?.send?.property : undefined;
@@ -72,11 +77,15 @@ export function fromItem(resource: string, operation: string): INodeParameters {
 		const field = sentAs(property);
 		if (field) {
 			parameters[property.name] =
-				property.type === 'resourceLocator' ? { __rl: true, mode: 'id', value: json(field) } : json(field);
+				property.type === 'resourceLocator'
+					? { __rl: true, mode: 'id', value: json(field) }
+					: json(field);
 		} else if (property.type === 'collection') {
 			const options = (property.options ?? []) as INodeProperties[];
 			parameters[property.name] = Object.fromEntries(
-				options.filter((option) => sentAs(option, property.name)).map((option) => [option.name, json(sentAs(option, property.name) as string)]),
+				options
+					.filter((option) => sentAs(option, property.name))
+					.map((option) => [option.name, json(sentAs(option, property.name) as string)]),
 			);
 		}
 	}
@@ -98,27 +107,43 @@ export const knowledgeBaseJsonFromItem = (operation: 'create' | 'update'): INode
 /** The node's list of pairs: its fixedCollection, the group name and the question/answer field names. */
 function pairsCollection() {
 	const property = new VoiceAssistant().description.properties.find(
-		(candidate) => candidate.type === 'fixedCollection' && shownFor(candidate, 'knowledgeBase', 'create'),
+		(candidate) =>
+			candidate.type === 'fixedCollection' && shownFor(candidate, 'knowledgeBase', 'create'),
 	) as INodeProperties;
 	const group = (property.options as INodePropertyCollection[])[0];
 	const half = (suffix: string) =>
-		group.values.find((value) => String(value.routing?.send?.property).endsWith(suffix))?.name as string;
-	return { name: property.name, group: group.name, question: half('.question'), answer: half('.answer') };
+		group.values.find((value) => String(value.routing?.send?.property).endsWith(suffix))
+			?.name as string;
+	return {
+		name: property.name,
+		group: group.name,
+		question: half('.question'),
+		answer: half('.answer'),
+	};
 }
 
 /** Knowledge base Create or Update with `pairs` rows typed in the node, each half read from the item. */
-export function knowledgeBaseListFromItem(operation: 'create' | 'update', pairs: number): INodeParameters {
+export function knowledgeBaseListFromItem(
+	operation: 'create' | 'update',
+	pairs: number,
+): INodeParameters {
 	const parameters = fromItem('knowledgeBase', operation);
-	for (const [name, value] of Object.entries(parameters)) if (value === json('data')) delete parameters[name];
+	for (const [name, value] of Object.entries(parameters))
+		if (value === json('data')) delete parameters[name];
 	const list = pairsCollection();
 	const rows = Array.from({ length: pairs }, (_, i) => ({
 		[list.question]: json(`data[${i}].question`),
 		[list.answer]: json(`data[${i}].answer`),
 	}));
-	return { ...parameters, qaInputMode: 'list', [list.name]: pairs === 0 ? {} : { [list.group]: rows } };
+	return {
+		...parameters,
+		qaInputMode: 'list',
+		[list.name]: pairs === 0 ? {} : { [list.group]: rows },
+	};
 }
 
-export const items = (...values: object[]): INodeExecutionData[] => values.map((value) => ({ json: value as never }));
+export const items = (...values: object[]): INodeExecutionData[] =>
+	values.map((value) => ({ json: value as never }));
 
 /** What each item's request must look like at the simulator. */
 export interface Sent {
@@ -133,5 +158,7 @@ export function recorded(sim: Simulator): Sent[] {
 
 export function sortSent(sent: Sent[]): Sent[] {
 	const key = (entry: Sent) => JSON.stringify([entry.id ?? null, entry.body]);
-	return [...sent].map((entry) => ({ body: entry.body, id: entry.id })).sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+	return [...sent]
+		.map((entry) => ({ body: entry.body, id: entry.id }))
+		.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }

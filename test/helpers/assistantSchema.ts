@@ -4,10 +4,15 @@
  * assistants against the spec, with the node's own lists of allowed values.
  */
 import { z } from 'zod/v4';
-import { ASSISTANT_LANGUAGES, ASSISTANT_TYPES } from '../../nodes/VoiceAssistant/shared/spec/values';
+import {
+	ASSISTANT_LANGUAGES,
+	ASSISTANT_TYPES,
+} from '../../nodes/VoiceAssistant/shared/spec/values';
 
 const numberIn = (values: readonly number[]) =>
-	z.number().refine((value) => values.includes(value), { error: `must be one of: ${values.join(', ')}` });
+	z
+		.number()
+		.refine((value) => values.includes(value), { error: `must be one of: ${values.join(', ')}` });
 
 /** Evenly spaced values from `from` to `to`, rounded to avoid floating-point drift (0.7 + 0.1 ≠ 0.8). */
 function steps(from: number, to: number, step: number): number[] {

@@ -13,11 +13,16 @@ export interface ItemError {
  */
 export function recordItemErrors(): Map<number, ItemError> {
 	const errors = new Map<number, ItemError>();
-	const prototype = RoutingNode.prototype as unknown as { makeRequest: (...args: unknown[]) => Promise<unknown> };
+	const prototype = RoutingNode.prototype as unknown as {
+		makeRequest: (...args: unknown[]) => Promise<unknown>;
+	};
 	const makeRequest = prototype.makeRequest;
 	beforeEach(() => errors.clear());
 	beforeAll(() => {
-		jest.spyOn(prototype, 'makeRequest').mockImplementation(async function (this: unknown, ...args: unknown[]) {
+		jest.spyOn(prototype, 'makeRequest').mockImplementation(async function (
+			this: unknown,
+			...args: unknown[]
+		) {
 			try {
 				return await makeRequest.apply(this, args);
 			} catch (caught) {

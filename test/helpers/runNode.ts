@@ -150,7 +150,10 @@ export interface RunResult {
 }
 
 /** What n8n hands every node context of an execution: the hooks, the credential store, the URLs. */
-function additionalDataOf(hooks: ExecutionLifecycleHooks, credentials: RunOptions['credentials']): IWorkflowExecuteAdditionalData {
+function additionalDataOf(
+	hooks: ExecutionLifecycleHooks,
+	credentials: RunOptions['credentials'],
+): IWorkflowExecuteAdditionalData {
 	return {
 		hooks,
 		credentialsHelper: new TestCredentialsHelper(credentials),
@@ -176,7 +179,10 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		position: [0, 0],
 		parameters: options.parameters,
 		credentials: {
-			[options.nodeType?.description.credentials?.[0]?.name ?? 'voiceAssistantApi']: { id: '1', name: 'Test account' },
+			[options.nodeType?.description.credentials?.[0]?.name ?? 'voiceAssistantApi']: {
+				id: '1',
+				name: 'Test account',
+			},
 		},
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
@@ -215,10 +221,16 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const additionalData = additionalDataOf(hooks, options.credentials);
 
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: input, data: { main: [[{ json: {} }]] }, source: null }],
+		},
 	});
 
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const execution = new WorkflowExecute(
+		additionalData,
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
 	options.onStart?.(() => execution.cancel());
 	await execution;
 	const run = await finished.promise;
@@ -235,9 +247,18 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
  * makeHandleToolInvocation: every call gets the agent's execute data, each try of a call its
  * arguments as input, Retry On Fail around each call). Returns what each call gave the model.
  */
-export async function callAsTool(options: Omit<RunOptions, 'items'> & { calls: IDataObject[] }): Promise<string[]> {
+export async function callAsTool(
+	options: Omit<RunOptions, 'items'> & { calls: IDataObject[] },
+): Promise<string[]> {
 	const nodeType = loadNodeType();
-	const agent: INode = { id: 'agent-node', name: 'AI Agent', type: INPUT_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const agent: INode = {
+		id: 'agent-node',
+		name: 'AI Agent',
+		type: INPUT_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const tool: INode = {
 		id: 'voice-assistant-tool',
 		name: 'Voice Assistant Tool',
@@ -248,15 +269,46 @@ export async function callAsTool(options: Omit<RunOptions, 'items'> & { calls: I
 		credentials: { voiceAssistantApi: { id: '1', name: 'Test account' } },
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
-	const connections = { [tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool' as const, index: 0 }]] } };
-	const workflow = new Workflow({ id: 'tool-workflow', nodes: [agent, tool], connections, active: false, nodeTypes: new NodeTypes(nodeType) });
-	const hooks = new ExecutionLifecycleHooks('manual', 'tool-execution', { id: 'tool-workflow', name: 'tool', active: false, isArchived: false, nodes: [agent, tool], connections, createdAt: new Date(), updatedAt: new Date() } as never);
+	const connections = {
+		[tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool' as const, index: 0 }]] },
+	};
+	const workflow = new Workflow({
+		id: 'tool-workflow',
+		nodes: [agent, tool],
+		connections,
+		active: false,
+		nodeTypes: new NodeTypes(nodeType),
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'tool-execution', {
+		id: 'tool-workflow',
+		name: 'tool',
+		active: false,
+		isArchived: false,
+		nodes: [agent, tool],
+		connections,
+		createdAt: new Date(),
+		updatedAt: new Date(),
+	} as never);
 	const additionalData = additionalDataOf(hooks, options.credentials);
 	const runExecutionData = createRunExecutionData();
 	const agentData = { node: agent, data: { main: [[{ json: {} }]] }, source: null };
 	const cancel = new AbortController();
 	const contextFactory = (runIndex: number) =>
-		new SupplyDataContext(workflow, tool, additionalData, 'manual', runExecutionData, runIndex, [], {}, 'ai_tool', agentData, [], cancel.signal, agent);
+		new SupplyDataContext(
+			workflow,
+			tool,
+			additionalData,
+			'manual',
+			runExecutionData,
+			runIndex,
+			[],
+			{},
+			'ai_tool',
+			agentData,
+			[],
+			cancel.signal,
+			agent,
+		);
 	const invoke = makeHandleToolInvocation(contextFactory, tool, nodeType, runExecutionData);
 	const answers: string[] = [];
 	for (const args of options.calls) answers.push((await invoke(args)) as string);

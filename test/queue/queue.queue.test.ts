@@ -9,13 +9,29 @@ import fs from 'fs';
 import net from 'net';
 import path from 'path';
 import {
-	API_KEY, CONTACT_PATH, MAYA, codeNode, outputOf, readExample, simulatorCredential, specProblems,
-	useSimulatorProcess, voiceAssistant, workflow, type Workflow, type WorkflowNode,
+	API_KEY,
+	CONTACT_PATH,
+	MAYA,
+	codeNode,
+	outputOf,
+	readExample,
+	simulatorCredential,
+	specProblems,
+	useSimulatorProcess,
+	voiceAssistant,
+	workflow,
+	type Workflow,
+	type WorkflowNode,
 } from '../e2e/helpers';
 import { n8nBin, signIn, type N8nRun } from '../../tools/n8n';
 import { groupAlive, poll, runProcess, sleep } from '../../tools/processes';
 import { queueVersions, startCluster, type Cluster, type Worker } from './lib/cluster';
-import { executionsOf, processedKeyHash, type ExecutionRow, type Executions } from './lib/executions';
+import {
+	executionsOf,
+	processedKeyHash,
+	type ExecutionRow,
+	type Executions,
+} from './lib/executions';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../../tools/services';
 
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
@@ -56,11 +72,16 @@ interface Batch {
 	count: number;
 	phonePrefix: string;
 }
-const contactIds = ({ batch, count }: Batch) => Array.from({ length: count }, (_, i) => `${batch}-${i}`);
-const phones = ({ count, phonePrefix }: Batch) => Array.from({ length: count }, (_, i) => `${phonePrefix}${String(i).padStart(5, '0')}`);
+const contactIds = ({ batch, count }: Batch) =>
+	Array.from({ length: count }, (_, i) => `${batch}-${i}`);
+const phones = ({ count, phonePrefix }: Batch) =>
+	Array.from({ length: count }, (_, i) => `${phonePrefix}${String(i).padStart(5, '0')}`);
 
 /** A production webhook that answers at once ("Workflow was started"); the run is followed in the database. */
-function webhookNode(webhookPath: string, webhookId: string): Omit<WorkflowNode, 'id' | 'position'> {
+function webhookNode(
+	webhookPath: string,
+	webhookId: string,
+): Omit<WorkflowNode, 'id' | 'position'> {
 	return {
 		name: 'Webhook',
 		type: 'n8n-nodes-base.webhook',
@@ -73,7 +94,12 @@ function webhookNode(webhookPath: string, webhookId: string): Omit<WorkflowNode,
 const bulkWorkflow = workflow(BULK_WORKFLOW, 'queue: contact updates from a webhook', [
 	webhookNode('va-queue-contacts', '7d1f4a52-0c55-4f51-9a0e-000000000001'),
 	codeNode('Contacts', CONTACTS_CODE),
-	voiceAssistant('Update contacts', { resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options: {} }),
+	voiceAssistant('Update contacts', {
+		resource: 'segmentContact',
+		operation: 'update',
+		mappingMode: 'auto',
+		options: {},
+	}),
 ]);
 
 function readCallExample(): Workflow {
@@ -81,16 +107,23 @@ function readCallExample(): Workflow {
 }
 
 function callExampleBatchSize(): number {
-	return (readCallExample().nodes.find((node) => node.type === 'n8n-nodes-base.splitInBatches') as WorkflowNode).parameters.batchSize as number;
+	return (
+		readCallExample().nodes.find(
+			(node) => node.type === 'n8n-nodes-base.splitInBatches',
+		) as WorkflowNode
+	).parameters.batchSize as number;
 }
 
 /** The shipped example with its Schedule Trigger swapped for a webhook and its CRM stand-in reading the webhook's body. */
 function callsWorkflow(): Workflow {
 	const example = readCallExample();
 	const copy: Workflow = { ...example, id: CALLS_WORKFLOW, name: `${example.name} (queue copy)` };
-	const trigger = (example.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger') as WorkflowNode).name;
+	const trigger = (
+		example.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger') as WorkflowNode
+	).name;
 	copy.nodes = example.nodes.map((node) => {
-		if (node.name === trigger) return { ...node, ...webhookNode('va-queue-calls', '7d1f4a52-0c55-4f51-9a0e-000000000002') };
+		if (node.name === trigger)
+			return { ...node, ...webhookNode('va-queue-calls', '7d1f4a52-0c55-4f51-9a0e-000000000002') };
 		if (node.name === 'Contacts to call') return { ...node, parameters: { jsCode: CONTACTS_CODE } };
 		return node;
 	});
@@ -101,7 +134,9 @@ function callsWorkflow(): Workflow {
 
 /** The README's webhook recipe as shipped (Header Auth, Respond to Webhook), published at start. */
 const WEBHOOK_EXAMPLE = readExample('webhook-playground-call.json');
-const WEBHOOK_NODE = WEBHOOK_EXAMPLE.nodes.find((node) => node.type === 'n8n-nodes-base.webhook') as WorkflowNode;
+const WEBHOOK_NODE = WEBHOOK_EXAMPLE.nodes.find(
+	(node) => node.type === 'n8n-nodes-base.webhook',
+) as WorkflowNode;
 const WEBHOOK_HEADER = { name: 'X-Webhook-Token', value: 'queue-caller-token-3f9a' };
 const WEBHOOK_CALLERS = 50;
 
@@ -111,9 +146,16 @@ const SCHEDULED_WORKFLOW = 'vaQueueSchedule1';
 const SCHEDULE_SECONDS = 3;
 function scheduledWorkflow(): Workflow {
 	const copy: Workflow = JSON.parse(JSON.stringify(SCHEDULE_EXAMPLE));
-	Object.assign(copy, { id: SCHEDULED_WORKFLOW, name: `${SCHEDULE_EXAMPLE.name} (every ${SCHEDULE_SECONDS} s)` });
-	const trigger = copy.nodes.find((node) => node.type === 'n8n-nodes-base.scheduleTrigger') as WorkflowNode;
-	trigger.parameters = { rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] } };
+	Object.assign(copy, {
+		id: SCHEDULED_WORKFLOW,
+		name: `${SCHEDULE_EXAMPLE.name} (every ${SCHEDULE_SECONDS} s)`,
+	});
+	const trigger = copy.nodes.find(
+		(node) => node.type === 'n8n-nodes-base.scheduleTrigger',
+	) as WorkflowNode;
+	trigger.parameters = {
+		rule: { interval: [{ field: 'seconds', secondsInterval: SCHEDULE_SECONDS }] },
+	};
 	return copy;
 }
 
@@ -129,7 +171,9 @@ beforeAll(async () => {
 	const logDir = process.env.VA_E2E_WORKDIR as string;
 	[redis, postgres] = await Promise.all([startRedis({ logDir }), startPostgres({ logDir })]);
 	servicesSeconds.push((Date.now() - started) / 1000);
-	process.stdout.write(`[queue] Redis on ${redis.port} and PostgreSQL on ${postgres.port} started in ${servicesSeconds[0].toFixed(1)} s\n`);
+	process.stdout.write(
+		`[queue] Redis on ${redis.port} and PostgreSQL on ${postgres.port} started in ${servicesSeconds[0].toFixed(1)} s\n`,
+	);
 });
 
 afterAll(async () => {
@@ -145,356 +189,509 @@ function listening(port: number): Promise<boolean> {
 	});
 }
 
-describe.each(queueVersions())('n8n %s in queue mode (main + 2 workers, Redis, PostgreSQL)', (version) => {
-	let cluster: Cluster;
-	let executions: Executions;
-	const figures: Record<string, unknown> = { version };
-	/** Executions whose worker was killed, and a watch until n8n marks them finished. */
-	const crashed: Array<{ scenario: string; id: string; killedAt: number; finished: Promise<{ row?: ExecutionRow; at: number }> }> = [];
-	let suiteStarted = 0;
+describe.each(queueVersions())(
+	'n8n %s in queue mode (main + 2 workers, Redis, PostgreSQL)',
+	(version) => {
+		let cluster: Cluster;
+		let executions: Executions;
+		const figures: Record<string, unknown> = { version };
+		/** Executions whose worker was killed, and a watch until n8n marks them finished. */
+		const crashed: Array<{
+			scenario: string;
+			id: string;
+			killedAt: number;
+			finished: Promise<{ row?: ExecutionRow; at: number }>;
+		}> = [];
+		let suiteStarted = 0;
 
-	async function post(webhookPath: string, body: Batch): Promise<number> {
-		const response = await fetch(cluster.webhookUrl(webhookPath), {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify(body),
-		});
-		await response.text();
-		return response.status;
-	}
-
-	/** Posts a batch and waits until n8n has created its execution. */
-	async function start(webhookPath: string, body: Batch): Promise<string> {
-		const after = await executions.lastId();
-		expect(await post(webhookPath, body)).toBe(200);
-		const [execution] = await executions.waitForNew(after, 1);
-		return execution.id;
-	}
-
-	/** The worker an execution started on (its log says so). */
-	async function workerOf(executionId: string): Promise<Worker> {
-		const name = await poll(`a worker log saying it started execution ${executionId}`, () => cluster.executionsByWorker()[executionId], {
-			timeoutMs: 20_000,
-			everyMs: 50,
-		});
-		return cluster.workers.find((worker) => worker.name === name) as Worker;
-	}
-
-	async function waitForApplied(count: number): Promise<void> {
-		await poll(`${count} writes applied`, async () => (await sim().summary()).appliedChanges >= count, { timeoutMs: 300_000, everyMs: 50 });
-	}
-
-	/** The ledger once nothing more arrives (requests cut by a kill are answered or dropped). */
-	async function settledLedger() {
-		let last = -1;
-		for (;;) {
-			const { appliedChanges } = await sim().summary();
-			if (appliedChanges === last) return sim().ledger();
-			last = appliedChanges;
-			await sleep(2_000);
-		}
-	}
-
-	/**
-	 * Posts a batch behind a rate limit and, once `after` writes are applied, kill -9 of the worker
-	 * running it; returns that worker and the ledger once nothing more arrives (some, not all, applied).
-	 */
-	async function crashMidRun(scenario: string, webhookPath: string, batch: Batch, rateLimit: number, after: number) {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: rateLimit }, latencyMs: 0 });
-		const executionId = await start(webhookPath, batch);
-		await waitForApplied(after);
-		const killed = await workerOf(executionId);
-		await cluster.killWorker(killed);
-		const killedAt = Date.now();
-		const finished = executions.waitForFinished([executionId], { timeoutMs: 300_000 }).then(
-			([row]) => ({ row, at: Date.now() }),
-			() => ({ at: Date.now() }),
-		);
-		crashed.push({ scenario, id: executionId, killedAt, finished });
-		const ledger = await settledLedger();
-		expect(ledger.applied.length).toBeGreaterThan(0);
-		expect(ledger.applied.length).toBeLessThan(batch.count);
-		return { killed, ledger };
-	}
-
-	/** The same batch again: it succeeds, on a worker still alive. */
-	async function runAgain(webhookPath: string, batch: Batch, killed: Worker): Promise<void> {
-		const executionId = await start(webhookPath, batch);
-		const [row] = await executions.waitForFinished([executionId]);
-		expect(row.status).toBe('success');
-		expect((await workerOf(executionId)).name).not.toBe(killed.name);
-	}
-
-	const seconds = (ms: number) => Math.round(ms / 100) / 10;
-
-	beforeAll(async () => {
-		const tarball = process.env.VA_E2E_TARBALL as string;
-		const log = (line: string) => process.stdout.write(`[queue] ${line}\n`);
-		const started = (suiteStarted = Date.now());
-		cluster = await startCluster({
-			bin: n8nBin(version),
-			version,
-			tarball,
-			workDir: process.env.VA_E2E_WORKDIR as string,
-			redis: redis as Redis,
-			postgres: postgres as Postgres,
-			credentials: [
-				simulatorCredential(sim().url),
-				{ ...WEBHOOK_NODE.credentials?.httpHeaderAuth, type: 'httpHeaderAuth', data: WEBHOOK_HEADER },
-			],
-			workflows: [bulkWorkflow, callsWorkflow(), WEBHOOK_EXAMPLE, scheduledWorkflow()],
-			publish: [BULK_WORKFLOW, CALLS_WORKFLOW, WEBHOOK_EXAMPLE.id],
-			log,
-		});
-		executions = executionsOf(postgres as Postgres, cluster.database);
-		figures.clusterStartSeconds = seconds(Date.now() - started);
-		figures.clusterSteps = cluster.timings;
-	});
-
-	afterAll(async () => {
-		for (const worker of cluster?.workers ?? []) started.push({ what: `n8n ${version} ${worker.name}`, pid: worker.proc.pid, port: worker.healthPort });
-		if (cluster) started.push({ what: `n8n ${version} main`, pid: cluster.main.proc.pid, port: Number(new URL(cluster.main.url).port) });
-		await cluster?.stop();
-		figures.versionSeconds = seconds(Date.now() - suiteStarted);
-		fs.mkdirSync(RESULTS_DIR, { recursive: true });
-		fs.writeFileSync(path.join(RESULTS_DIR, `queue-${version}.json`), `${JSON.stringify(figures, null, 2)}\n`);
-		process.stdout.write(`[queue] n8n ${version} figures:\n${JSON.stringify(figures, null, 2)}\n`);
-	});
-
-	test('a playground-call execution runs on a worker: three calls, each once, as the spec says', async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
-		const batch = { batch: 'first', count: 3, phonePrefix: '+1555100' };
-		const id = await start('va-queue-calls', batch);
-		const [row] = await executions.waitForFinished([id]);
-		expect(row.status).toBe('success');
-		expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
-
-		const ledger = await sim().ledger();
-		expect(ledger.applied.map((entry) => [entry.op, entry.body.phone_number])).toEqual(
-			phones(batch).map((phone) => ['playground.call', [phone]]),
-		);
-		expect((await sim().requests()).flatMap(specProblems)).toEqual([]);
-		const run = (await executions.run(id)) as N8nRun;
-		expect(outputOf(run, 'Start call').map((item) => item.json.phone_number)).toEqual(phones(batch).map((phone) => [phone]));
-	});
-
-	test(`the webhook recipe (Header Auth → Playground Call → Respond to Webhook) on the workers: ${WEBHOOK_CALLERS} callers at once get their call, a refusal its status, a bad payload 400`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
-		const call = async (body: Record<string, string>) => {
-			const response = await fetch(cluster.webhookUrl(WEBHOOK_NODE.parameters.path as string), {
+		async function post(webhookPath: string, body: Batch): Promise<number> {
+			const response = await fetch(cluster.webhookUrl(webhookPath), {
 				method: 'POST',
-				headers: { 'content-type': 'application/json', [WEBHOOK_HEADER.name]: WEBHOOK_HEADER.value },
+				headers: { 'content-type': 'application/json' },
 				body: JSON.stringify(body),
 			});
-			const text = await response.text();
-			return { status: response.status, text, json: JSON.parse(text) };
-		};
-		const caller = (i: number) => ({ first_name: `Caller${i}`, last_name: 'Queue', email: `queue-${i}@example.com`, phone: `+1415557${String(i).padStart(4, '0')}` });
-		const after = await executions.lastId();
-		const bodies = Array.from({ length: WEBHOOK_CALLERS }, (_, i) => caller(i));
-		const answers = await Promise.all(bodies.map(call));
-		expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
-		expect(answers.map((answer) => answer.json)).toEqual(
-			bodies.map((body) => ({ first_name: body.first_name, last_name: body.last_name, email: body.email, phone_number: [body.phone], assistant_id: MAYA, dialer_id: 'dialer-main' })),
-		);
-		const phones = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0]).sort();
-		expect(phones).toEqual(bodies.map((body) => body.phone).sort());
-
-		await sim().failNext({ status: 400, method: 'POST', path: '/api/v1/playground/call', body: { message: 'dialer dialer-main is busy' } });
-		const refused = await call(caller(900));
-		expect([refused.status, refused.json.error]).toEqual([400, 'The service rejected the request (HTTP 400): dialer dialer-main is busy']);
-		const bad = await call({ ...caller(901), first_name: '  ' });
-		expect([bad.status, bad.json.error]).toEqual([400, 'Invalid input: "first_name" (First Name) must not be blank [item 0]']);
-		expect(answers.concat(refused, bad).filter((answer) => answer.text.includes(API_KEY))).toEqual([]);
-		expect(await sim().requests()).toHaveLength(WEBHOOK_CALLERS + 1); // the bad payload sent nothing
-
-		// Every execution ran on a worker, not on main.
-		const rows = await executions.list(after, WEBHOOK_EXAMPLE.id);
-		expect(rows).toHaveLength(WEBHOOK_CALLERS + 2);
-		const byWorker = cluster.executionsByWorker();
-		expect(rows.filter((row) => !byWorker[row.id]).map((row) => row.id)).toEqual([]);
-		figures.webhookRecipe = { callers: WEBHOOK_CALLERS, workers: [...new Set(rows.map((row) => byWorker[row.id]))].sort() };
-	});
-
-	test(`the schedule recipe, activated: n8n fires it every ${SCHEDULE_SECONDS} s by itself and a worker runs each execution; none after deactivation`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: null, latencyMs: 0 });
-		const api = await signIn(cluster.main.url);
-		const after = await executions.lastId();
-		await api.activate(SCHEDULED_WORKFLOW);
-		const firstTwo = await executions.waitForNew(after, 2, { timeoutMs: 120_000 });
-		await api.deactivate(SCHEDULED_WORKFLOW);
-		await sleep(1_000);
-		const fired = await executions.list(after, SCHEDULED_WORKFLOW);
-		const done = await executions.waitForFinished(fired.map((row) => row.id), { timeoutMs: 120_000 });
-		await sleep(SCHEDULE_SECONDS * 2_000 + 500);
-		expect(await executions.list(after, SCHEDULED_WORKFLOW)).toHaveLength(fired.length);
-
-		expect(firstTwo.every((row) => row.workflowId === SCHEDULED_WORKFLOW)).toBe(true);
-		expect(done.map((row) => row.status)).toEqual(fired.map(() => 'success'));
-		const byWorker = cluster.executionsByWorker();
-		expect(fired.filter((row) => !/^worker-\d$/.test(byWorker[row.id] ?? '')).map((row) => row.id)).toEqual([]);
-		const contacts = (new Function(SCHEDULE_EXAMPLE.nodes.find((node) => node.name === 'Contacts from your CRM')?.parameters.jsCode as string)() as unknown[]).length;
-		for (const row of fired) {
-			const run = (await executions.run(row.id)) as N8nRun;
-			expect(run.data.resultData.error).toBeUndefined();
-			expect(outputOf(run, 'Update segment contact')).toHaveLength(contacts);
+			await response.text();
+			return response.status;
 		}
-		expect((await sim().requests()).filter((request) => request.path === CONTACT_PATH)).toHaveLength(contacts * fired.length);
-		const mode = await (postgres as Postgres).query(cluster.database, `SELECT DISTINCT mode FROM execution_entity WHERE "workflowId" = '${SCHEDULED_WORKFLOW}'`);
-		expect(mode).toEqual([['trigger']]);
-		figures.scheduleRecipe = { executions: fired.length, workers: [...new Set(fired.map((row) => byWorker[row.id]))].sort() };
-	});
 
-	test(`kill -9 of the worker running ${CRASH_CONTACTS} contact updates, then the batch again: every contact applied, those applied before the crash twice`, async () => {
-		const batch = { batch: 'crash', count: CRASH_CONTACTS, phonePrefix: '+1555300' };
-		const { killed, ledger } = await crashMidRun('contact updates', 'va-queue-contacts', batch, RATE_LIMIT, CRASH_AFTER_UPDATES);
-		const before = new Set(ledger.applied.map((entry) => entry.id as string));
+		/** Posts a batch and waits until n8n has created its execution. */
+		async function start(webhookPath: string, body: Batch): Promise<string> {
+			const after = await executions.lastId();
+			expect(await post(webhookPath, body)).toBe(200);
+			const [execution] = await executions.waitForNew(after, 1);
+			return execution.id;
+		}
 
-		const rerunStarted = Date.now();
-		await runAgain('va-queue-contacts', batch, killed);
+		/** The worker an execution started on (its log says so). */
+		async function workerOf(executionId: string): Promise<Worker> {
+			const name = await poll(
+				`a worker log saying it started execution ${executionId}`,
+				() => cluster.executionsByWorker()[executionId],
+				{
+					timeoutMs: 20_000,
+					everyMs: 50,
+				},
+			);
+			return cluster.workers.find((worker) => worker.name === name) as Worker;
+		}
 
-		const { applied, countsByKey } = await sim().ledger();
-		const counts = contactIds(batch).map((contact) => countsByKey[`segment.contact.update:${contact}`]);
-		expect(counts).toEqual(contactIds(batch).map((contact) => (before.has(contact) ? 2 : 1)));
-		expect(applied).toHaveLength(CRASH_CONTACTS + before.size);
-		figures.crashContactUpdates = {
-			contacts: CRASH_CONTACTS,
-			appliedBeforeKill: before.size,
-			lostAfterRerun: 0,
-			appliedTwice: before.size,
-			rerunSeconds: seconds(Date.now() - rerunStarted),
-		};
-		await cluster.startWorker({ ownUserFolder: true }); // a replacement, as an orchestrator would start one
-	});
+		async function waitForApplied(count: number): Promise<void> {
+			await poll(
+				`${count} writes applied`,
+				async () => (await sim().summary()).appliedChanges >= count,
+				{ timeoutMs: 300_000, everyMs: 50 },
+			);
+		}
 
-	test(`kill -9 of the worker starting ${CALL_CONTACTS} calls (Remove Duplicates in a loop of ${CALL_BATCH}), then the batch again: no phone called twice, at most one batch not called`, async () => {
-		const batch = { batch: 'calls', count: CALL_CONTACTS, phonePrefix: '+1555400' };
-		const { killed, ledger } = await crashMidRun('call starts', 'va-queue-calls', batch, CALL_RATE_LIMIT, CRASH_AFTER_CALLS);
-		const calledBefore = ledger.applied.map((entry) => entry.body.phone_number[0] as string);
+		/** The ledger once nothing more arrives (requests cut by a kill are answered or dropped). */
+		async function settledLedger() {
+			let last = -1;
+			for (;;) {
+				const { appliedChanges } = await sim().summary();
+				if (appliedChanges === last) return sim().ledger();
+				last = appliedChanges;
+				await sleep(2_000);
+			}
+		}
 
-		// Remove Duplicates recorded whole batches of the list, each before its calls started: the
-		// batches the loop reached, and nothing further.
-		const keys = new Set(await executions.processedKeys(CALLS_WORKFLOW));
-		const recorded = phones(batch).filter((phone) => keys.has(processedKeyHash(phone)));
-		expect(recorded.length % CALL_BATCH).toBe(0);
-		expect(recorded).toEqual(phones(batch).slice(0, recorded.length));
-		expect(calledBefore.filter((phone) => !recorded.includes(phone))).toEqual([]);
-		const inDoubt = recorded.filter((phone) => !calledBefore.includes(phone));
-		expect(inDoubt.length).toBeLessThanOrEqual(CALL_BATCH);
+		/**
+		 * Posts a batch behind a rate limit and, once `after` writes are applied, kill -9 of the worker
+		 * running it; returns that worker and the ledger once nothing more arrives (some, not all, applied).
+		 */
+		async function crashMidRun(
+			scenario: string,
+			webhookPath: string,
+			batch: Batch,
+			rateLimit: number,
+			after: number,
+		) {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: { ratePerSec: rateLimit }, latencyMs: 0 });
+			const executionId = await start(webhookPath, batch);
+			await waitForApplied(after);
+			const killed = await workerOf(executionId);
+			await cluster.killWorker(killed);
+			const killedAt = Date.now();
+			const finished = executions.waitForFinished([executionId], { timeoutMs: 300_000 }).then(
+				([row]) => ({ row, at: Date.now() }),
+				() => ({ at: Date.now() }),
+			);
+			crashed.push({ scenario, id: executionId, killedAt, finished });
+			const ledger = await settledLedger();
+			expect(ledger.applied.length).toBeGreaterThan(0);
+			expect(ledger.applied.length).toBeLessThan(batch.count);
+			return { killed, ledger };
+		}
 
-		await runAgain('va-queue-calls', batch, killed);
+		/** The same batch again: it succeeds, on a worker still alive. */
+		async function runAgain(webhookPath: string, batch: Batch, killed: Worker): Promise<void> {
+			const executionId = await start(webhookPath, batch);
+			const [row] = await executions.waitForFinished([executionId]);
+			expect(row.status).toBe('success');
+			expect((await workerOf(executionId)).name).not.toBe(killed.name);
+		}
 
-		const called = (await sim().ledger()).applied.map((entry) => entry.body.phone_number[0] as string);
-		expect(new Set(called).size).toBe(called.length);
-		expect(called.slice(calledBefore.length).sort()).toEqual(phones(batch).filter((phone) => !recorded.includes(phone)).sort());
-		expect(phones(batch).filter((phone) => !called.includes(phone))).toEqual(inDoubt);
-		figures.crashCallStarts = {
-			contacts: CALL_CONTACTS,
-			loopBatch: CALL_BATCH,
-			rateLimit: CALL_RATE_LIMIT,
-			calledBeforeKill: calledBefore.length,
-			recordedAtKill: recorded.length,
-			calledByRerun: called.length - calledBefore.length,
-			calledTwice: 0,
-			recordedButNotCalled: inDoubt.length,
-		};
-		await cluster.startWorker({ ownUserFolder: true });
-	});
+		const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
-	test(`${BULK_EXECUTIONS} webhook calls at once, ${BULK_CONTACTS} contact updates each, behind a ${RATE_LIMIT} req/s limit: each contact applied once, every execution succeeds, both workers ran executions`, async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: LATENCY_MS });
-		const batches = Array.from({ length: BULK_EXECUTIONS }, (_, k) => ({ batch: `bulk${k}`, count: BULK_CONTACTS, phonePrefix: `+1555${k}` }));
-		const after = await executions.lastId();
-		const posted = Date.now();
-		expect(await Promise.all(batches.map((batch) => post('va-queue-contacts', batch)))).toEqual(batches.map(() => 200));
-		const ids = (await executions.waitForNew(after, BULK_EXECUTIONS)).map((row) => row.id);
-		const finished = await executions.waitForFinished(ids);
-		const wall = Date.now() - posted;
-
-		expect(finished.map((row) => row.status)).toEqual(ids.map(() => 'success'));
-		const ledger = await sim().ledger();
-		const expected = batches.flatMap(contactIds).map((id) => `segment.contact.update:${id}`).sort();
-		expect(ledger.applied).toHaveLength(BULK_EXECUTIONS * BULK_CONTACTS);
-		expect(Object.keys(ledger.countsByKey).sort()).toEqual(expected);
-		expect(Object.values(ledger.countsByKey).filter((count) => count !== 1)).toEqual([]);
-		const byWorker = cluster.executionsByWorker();
-		const workers = ids.map((id) => byWorker[id]);
-		expect(workers.every((name) => /^worker-\d$/.test(name))).toBe(true);
-		expect(new Set(workers).size).toBe(2);
-		const received = await sim().requests();
-		expect(received.filter((request) => request.status !== 429).flatMap(specProblems)).toEqual([]);
-
-		const summary = await sim().summary();
-		const sent = ((summary.lastAt as number) - (summary.firstAt as number)) / 1000;
-		figures.bulk = {
-			executions: BULK_EXECUTIONS,
-			contactsEach: BULK_CONTACTS,
-			rateLimit: RATE_LIMIT,
-			latencyMs: LATENCY_MS,
-			applied: ledger.applied.length,
-			duplicates: summary.duplicatedChanges,
-			answered429: summary.byStatus['429'] ?? 0,
-			maxInFlight: summary.maxInFlight,
-			executionsPerWorker: Object.fromEntries([...new Set(workers)].sort().map((name) => [name, workers.filter((w) => w === name).length])),
-			firstToLastRequestSeconds: seconds(sent * 1000),
-			appliedPerSecond: Math.round(ledger.applied.length / sent),
-			wallSeconds: seconds(wall),
-			executionSeconds: finished.map((row) => seconds((row.stoppedAt as number) - (row.startedAt as number))),
-			minimumSecondsAtRateLimit: (BULK_EXECUTIONS * BULK_CONTACTS) / RATE_LIMIT,
-		};
-	});
-
-	test('the API key is in no log of main or the workers, nowhere in PostgreSQL (execution data included) and nowhere in Redis, also after a 401', async () => {
-		await sim().reset();
-		await sim().setOptions({ rateLimit: null });
-		await sim().failNext({ status: 401, method: 'PUT', path: CONTACT_PATH });
-		const id = await start('va-queue-contacts', { batch: 'denied', count: 1, phonePrefix: '+1555500' });
-		const [row] = await executions.waitForFinished([id]);
-		expect(row.status).toBe('error');
-		const run = (await executions.run(id)) as N8nRun;
-		expect(run.data.resultData.error?.message).toMatch(/refused the API key/);
-
-		// What became of the executions whose worker was killed (read before the check, so that it covers them).
-		figures.crashedExecutions = [];
-		for (const { scenario, id: crashedId, killedAt, finished } of crashed) {
-			const { row: final, at } = await finished;
-			const data = (await executions.run(crashedId))?.data;
-			(figures.crashedExecutions as object[]).push({
-				scenario,
-				status: final?.status ?? 'still running after 300 s',
-				markedSecondsAfterKill: final ? seconds(at - killedAt) : undefined,
-				error: data?.resultData.error?.message,
-				nodesWithSavedRunData: Object.keys(data?.resultData.runData ?? {}),
+		beforeAll(async () => {
+			const tarball = process.env.VA_E2E_TARBALL as string;
+			const log = (line: string) => process.stdout.write(`[queue] ${line}\n`);
+			const started = (suiteStarted = Date.now());
+			cluster = await startCluster({
+				bin: n8nBin(version),
+				version,
+				tarball,
+				workDir: process.env.VA_E2E_WORKDIR as string,
+				redis: redis as Redis,
+				postgres: postgres as Postgres,
+				credentials: [
+					simulatorCredential(sim().url),
+					{
+						...WEBHOOK_NODE.credentials?.httpHeaderAuth,
+						type: 'httpHeaderAuth',
+						data: WEBHOOK_HEADER,
+					},
+				],
+				workflows: [bulkWorkflow, callsWorkflow(), WEBHOOK_EXAMPLE, scheduledWorkflow()],
+				publish: [BULK_WORKFLOW, CALLS_WORKFLOW, WEBHOOK_EXAMPLE.id],
+				log,
 			});
-		}
+			executions = executionsOf(postgres as Postgres, cluster.database);
+			figures.clusterStartSeconds = seconds(Date.now() - started);
+			figures.clusterSteps = cluster.timings;
+		});
 
-		const dump = await (postgres as Postgres).dump(cluster.database);
-		expect(dump).toContain('refused the API key');
-		expect(dump).toContain('crash-0');
-		const places = [
-			...cluster.allLogs().map(({ file, text }) => ({ place: `log ${file}`, text })),
-			{ place: 'PostgreSQL (pg_dump)', text: dump },
-			{ place: 'Redis (snapshot)', text: await (redis as Redis).snapshot() },
-		];
-		expect(places.filter(({ text }) => text.includes(API_KEY)).map(({ place }) => place)).toEqual([]);
-		figures.keyChecked = places.map(({ place, text }) => `${place}: ${Math.round(text.length / 1024)} KB`);
-	});
-});
+		afterAll(async () => {
+			for (const worker of cluster?.workers ?? [])
+				started.push({
+					what: `n8n ${version} ${worker.name}`,
+					pid: worker.proc.pid,
+					port: worker.healthPort,
+				});
+			if (cluster)
+				started.push({
+					what: `n8n ${version} main`,
+					pid: cluster.main.proc.pid,
+					port: Number(new URL(cluster.main.url).port),
+				});
+			await cluster?.stop();
+			figures.versionSeconds = seconds(Date.now() - suiteStarted);
+			fs.mkdirSync(RESULTS_DIR, { recursive: true });
+			fs.writeFileSync(
+				path.join(RESULTS_DIR, `queue-${version}.json`),
+				`${JSON.stringify(figures, null, 2)}\n`,
+			);
+			process.stdout.write(
+				`[queue] n8n ${version} figures:\n${JSON.stringify(figures, null, 2)}\n`,
+			);
+		});
+
+		test('a playground-call execution runs on a worker: three calls, each once, as the spec says', async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+			const batch = { batch: 'first', count: 3, phonePrefix: '+1555100' };
+			const id = await start('va-queue-calls', batch);
+			const [row] = await executions.waitForFinished([id]);
+			expect(row.status).toBe('success');
+			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+
+			const ledger = await sim().ledger();
+			expect(ledger.applied.map((entry) => [entry.op, entry.body.phone_number])).toEqual(
+				phones(batch).map((phone) => ['playground.call', [phone]]),
+			);
+			expect((await sim().requests()).flatMap(specProblems)).toEqual([]);
+			const run = (await executions.run(id)) as N8nRun;
+			expect(outputOf(run, 'Start call').map((item) => item.json.phone_number)).toEqual(
+				phones(batch).map((phone) => [phone]),
+			);
+		});
+
+		test(`the webhook recipe (Header Auth → Playground Call → Respond to Webhook) on the workers: ${WEBHOOK_CALLERS} callers at once get their call, a refusal its status, a bad payload 400`, async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+			const call = async (body: Record<string, string>) => {
+				const response = await fetch(cluster.webhookUrl(WEBHOOK_NODE.parameters.path as string), {
+					method: 'POST',
+					headers: {
+						'content-type': 'application/json',
+						[WEBHOOK_HEADER.name]: WEBHOOK_HEADER.value,
+					},
+					body: JSON.stringify(body),
+				});
+				const text = await response.text();
+				return { status: response.status, text, json: JSON.parse(text) };
+			};
+			const caller = (i: number) => ({
+				first_name: `Caller${i}`,
+				last_name: 'Queue',
+				email: `queue-${i}@example.com`,
+				phone: `+1415557${String(i).padStart(4, '0')}`,
+			});
+			const after = await executions.lastId();
+			const bodies = Array.from({ length: WEBHOOK_CALLERS }, (_, i) => caller(i));
+			const answers = await Promise.all(bodies.map(call));
+			expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
+			expect(answers.map((answer) => answer.json)).toEqual(
+				bodies.map((body) => ({
+					first_name: body.first_name,
+					last_name: body.last_name,
+					email: body.email,
+					phone_number: [body.phone],
+					assistant_id: MAYA,
+					dialer_id: 'dialer-main',
+				})),
+			);
+			const phones = (await sim().ledger()).applied
+				.map((entry) => entry.body.phone_number[0])
+				.sort();
+			expect(phones).toEqual(bodies.map((body) => body.phone).sort());
+
+			await sim().failNext({
+				status: 400,
+				method: 'POST',
+				path: '/api/v1/playground/call',
+				body: { message: 'dialer dialer-main is busy' },
+			});
+			const refused = await call(caller(900));
+			expect([refused.status, refused.json.error]).toEqual([
+				400,
+				'The service rejected the request (HTTP 400): dialer dialer-main is busy',
+			]);
+			const bad = await call({ ...caller(901), first_name: '  ' });
+			expect([bad.status, bad.json.error]).toEqual([
+				400,
+				'Invalid input: "first_name" (First Name) must not be blank [item 0]',
+			]);
+			expect(
+				answers.concat(refused, bad).filter((answer) => answer.text.includes(API_KEY)),
+			).toEqual([]);
+			expect(await sim().requests()).toHaveLength(WEBHOOK_CALLERS + 1); // the bad payload sent nothing
+
+			// Every execution ran on a worker, not on main.
+			const rows = await executions.list(after, WEBHOOK_EXAMPLE.id);
+			expect(rows).toHaveLength(WEBHOOK_CALLERS + 2);
+			const byWorker = cluster.executionsByWorker();
+			expect(rows.filter((row) => !byWorker[row.id]).map((row) => row.id)).toEqual([]);
+			figures.webhookRecipe = {
+				callers: WEBHOOK_CALLERS,
+				workers: [...new Set(rows.map((row) => byWorker[row.id]))].sort(),
+			};
+		});
+
+		test(`the schedule recipe, activated: n8n fires it every ${SCHEDULE_SECONDS} s by itself and a worker runs each execution; none after deactivation`, async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+			const api = await signIn(cluster.main.url);
+			const after = await executions.lastId();
+			await api.activate(SCHEDULED_WORKFLOW);
+			const firstTwo = await executions.waitForNew(after, 2, { timeoutMs: 120_000 });
+			await api.deactivate(SCHEDULED_WORKFLOW);
+			await sleep(1_000);
+			const fired = await executions.list(after, SCHEDULED_WORKFLOW);
+			const done = await executions.waitForFinished(
+				fired.map((row) => row.id),
+				{ timeoutMs: 120_000 },
+			);
+			await sleep(SCHEDULE_SECONDS * 2_000 + 500);
+			expect(await executions.list(after, SCHEDULED_WORKFLOW)).toHaveLength(fired.length);
+
+			expect(firstTwo.every((row) => row.workflowId === SCHEDULED_WORKFLOW)).toBe(true);
+			expect(done.map((row) => row.status)).toEqual(fired.map(() => 'success'));
+			const byWorker = cluster.executionsByWorker();
+			expect(
+				fired.filter((row) => !/^worker-\d$/.test(byWorker[row.id] ?? '')).map((row) => row.id),
+			).toEqual([]);
+			const contacts = (
+				new Function(
+					SCHEDULE_EXAMPLE.nodes.find((node) => node.name === 'Contacts from your CRM')?.parameters
+						.jsCode as string,
+				)() as unknown[]
+			).length;
+			for (const row of fired) {
+				const run = (await executions.run(row.id)) as N8nRun;
+				expect(run.data.resultData.error).toBeUndefined();
+				expect(outputOf(run, 'Update segment contact')).toHaveLength(contacts);
+			}
+			expect(
+				(await sim().requests()).filter((request) => request.path === CONTACT_PATH),
+			).toHaveLength(contacts * fired.length);
+			const mode = await (postgres as Postgres).query(
+				cluster.database,
+				`SELECT DISTINCT mode FROM execution_entity WHERE "workflowId" = '${SCHEDULED_WORKFLOW}'`,
+			);
+			expect(mode).toEqual([['trigger']]);
+			figures.scheduleRecipe = {
+				executions: fired.length,
+				workers: [...new Set(fired.map((row) => byWorker[row.id]))].sort(),
+			};
+		});
+
+		test(`kill -9 of the worker running ${CRASH_CONTACTS} contact updates, then the batch again: every contact applied, those applied before the crash twice`, async () => {
+			const batch = { batch: 'crash', count: CRASH_CONTACTS, phonePrefix: '+1555300' };
+			const { killed, ledger } = await crashMidRun(
+				'contact updates',
+				'va-queue-contacts',
+				batch,
+				RATE_LIMIT,
+				CRASH_AFTER_UPDATES,
+			);
+			const before = new Set(ledger.applied.map((entry) => entry.id as string));
+
+			const rerunStarted = Date.now();
+			await runAgain('va-queue-contacts', batch, killed);
+
+			const { applied, countsByKey } = await sim().ledger();
+			const counts = contactIds(batch).map(
+				(contact) => countsByKey[`segment.contact.update:${contact}`],
+			);
+			expect(counts).toEqual(contactIds(batch).map((contact) => (before.has(contact) ? 2 : 1)));
+			expect(applied).toHaveLength(CRASH_CONTACTS + before.size);
+			figures.crashContactUpdates = {
+				contacts: CRASH_CONTACTS,
+				appliedBeforeKill: before.size,
+				lostAfterRerun: 0,
+				appliedTwice: before.size,
+				rerunSeconds: seconds(Date.now() - rerunStarted),
+			};
+			await cluster.startWorker({ ownUserFolder: true }); // a replacement, as an orchestrator would start one
+		});
+
+		test(`kill -9 of the worker starting ${CALL_CONTACTS} calls (Remove Duplicates in a loop of ${CALL_BATCH}), then the batch again: no phone called twice, at most one batch not called`, async () => {
+			const batch = { batch: 'calls', count: CALL_CONTACTS, phonePrefix: '+1555400' };
+			const { killed, ledger } = await crashMidRun(
+				'call starts',
+				'va-queue-calls',
+				batch,
+				CALL_RATE_LIMIT,
+				CRASH_AFTER_CALLS,
+			);
+			const calledBefore = ledger.applied.map((entry) => entry.body.phone_number[0] as string);
+
+			// Remove Duplicates recorded whole batches of the list, each before its calls started: the
+			// batches the loop reached, and nothing further.
+			const keys = new Set(await executions.processedKeys(CALLS_WORKFLOW));
+			const recorded = phones(batch).filter((phone) => keys.has(processedKeyHash(phone)));
+			expect(recorded.length % CALL_BATCH).toBe(0);
+			expect(recorded).toEqual(phones(batch).slice(0, recorded.length));
+			expect(calledBefore.filter((phone) => !recorded.includes(phone))).toEqual([]);
+			const inDoubt = recorded.filter((phone) => !calledBefore.includes(phone));
+			expect(inDoubt.length).toBeLessThanOrEqual(CALL_BATCH);
+
+			await runAgain('va-queue-calls', batch, killed);
+
+			const called = (await sim().ledger()).applied.map(
+				(entry) => entry.body.phone_number[0] as string,
+			);
+			expect(new Set(called).size).toBe(called.length);
+			expect(called.slice(calledBefore.length).sort()).toEqual(
+				phones(batch)
+					.filter((phone) => !recorded.includes(phone))
+					.sort(),
+			);
+			expect(phones(batch).filter((phone) => !called.includes(phone))).toEqual(inDoubt);
+			figures.crashCallStarts = {
+				contacts: CALL_CONTACTS,
+				loopBatch: CALL_BATCH,
+				rateLimit: CALL_RATE_LIMIT,
+				calledBeforeKill: calledBefore.length,
+				recordedAtKill: recorded.length,
+				calledByRerun: called.length - calledBefore.length,
+				calledTwice: 0,
+				recordedButNotCalled: inDoubt.length,
+			};
+			await cluster.startWorker({ ownUserFolder: true });
+		});
+
+		test(`${BULK_EXECUTIONS} webhook calls at once, ${BULK_CONTACTS} contact updates each, behind a ${RATE_LIMIT} req/s limit: each contact applied once, every execution succeeds, both workers ran executions`, async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: { ratePerSec: RATE_LIMIT }, latencyMs: LATENCY_MS });
+			const batches = Array.from({ length: BULK_EXECUTIONS }, (_, k) => ({
+				batch: `bulk${k}`,
+				count: BULK_CONTACTS,
+				phonePrefix: `+1555${k}`,
+			}));
+			const after = await executions.lastId();
+			const posted = Date.now();
+			expect(await Promise.all(batches.map((batch) => post('va-queue-contacts', batch)))).toEqual(
+				batches.map(() => 200),
+			);
+			const ids = (await executions.waitForNew(after, BULK_EXECUTIONS)).map((row) => row.id);
+			const finished = await executions.waitForFinished(ids);
+			const wall = Date.now() - posted;
+
+			expect(finished.map((row) => row.status)).toEqual(ids.map(() => 'success'));
+			const ledger = await sim().ledger();
+			const expected = batches
+				.flatMap(contactIds)
+				.map((id) => `segment.contact.update:${id}`)
+				.sort();
+			expect(ledger.applied).toHaveLength(BULK_EXECUTIONS * BULK_CONTACTS);
+			expect(Object.keys(ledger.countsByKey).sort()).toEqual(expected);
+			expect(Object.values(ledger.countsByKey).filter((count) => count !== 1)).toEqual([]);
+			const byWorker = cluster.executionsByWorker();
+			const workers = ids.map((id) => byWorker[id]);
+			expect(workers.every((name) => /^worker-\d$/.test(name))).toBe(true);
+			expect(new Set(workers).size).toBe(2);
+			const received = await sim().requests();
+			expect(received.filter((request) => request.status !== 429).flatMap(specProblems)).toEqual(
+				[],
+			);
+
+			const summary = await sim().summary();
+			const sent = ((summary.lastAt as number) - (summary.firstAt as number)) / 1000;
+			figures.bulk = {
+				executions: BULK_EXECUTIONS,
+				contactsEach: BULK_CONTACTS,
+				rateLimit: RATE_LIMIT,
+				latencyMs: LATENCY_MS,
+				applied: ledger.applied.length,
+				duplicates: summary.duplicatedChanges,
+				answered429: summary.byStatus['429'] ?? 0,
+				maxInFlight: summary.maxInFlight,
+				executionsPerWorker: Object.fromEntries(
+					[...new Set(workers)]
+						.sort()
+						.map((name) => [name, workers.filter((w) => w === name).length]),
+				),
+				firstToLastRequestSeconds: seconds(sent * 1000),
+				appliedPerSecond: Math.round(ledger.applied.length / sent),
+				wallSeconds: seconds(wall),
+				executionSeconds: finished.map((row) =>
+					seconds((row.stoppedAt as number) - (row.startedAt as number)),
+				),
+				minimumSecondsAtRateLimit: (BULK_EXECUTIONS * BULK_CONTACTS) / RATE_LIMIT,
+			};
+		});
+
+		test('the API key is in no log of main or the workers, nowhere in PostgreSQL (execution data included) and nowhere in Redis, also after a 401', async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null });
+			await sim().failNext({ status: 401, method: 'PUT', path: CONTACT_PATH });
+			const id = await start('va-queue-contacts', {
+				batch: 'denied',
+				count: 1,
+				phonePrefix: '+1555500',
+			});
+			const [row] = await executions.waitForFinished([id]);
+			expect(row.status).toBe('error');
+			const run = (await executions.run(id)) as N8nRun;
+			expect(run.data.resultData.error?.message).toMatch(/refused the API key/);
+
+			// What became of the executions whose worker was killed (read before the check, so that it covers them).
+			figures.crashedExecutions = [];
+			for (const { scenario, id: crashedId, killedAt, finished } of crashed) {
+				const { row: final, at } = await finished;
+				const data = (await executions.run(crashedId))?.data;
+				(figures.crashedExecutions as object[]).push({
+					scenario,
+					status: final?.status ?? 'still running after 300 s',
+					markedSecondsAfterKill: final ? seconds(at - killedAt) : undefined,
+					error: data?.resultData.error?.message,
+					nodesWithSavedRunData: Object.keys(data?.resultData.runData ?? {}),
+				});
+			}
+
+			const dump = await (postgres as Postgres).dump(cluster.database);
+			expect(dump).toContain('refused the API key');
+			expect(dump).toContain('crash-0');
+			const places = [
+				...cluster.allLogs().map(({ file, text }) => ({ place: `log ${file}`, text })),
+				{ place: 'PostgreSQL (pg_dump)', text: dump },
+				{ place: 'Redis (snapshot)', text: await (redis as Redis).snapshot() },
+			];
+			expect(places.filter(({ text }) => text.includes(API_KEY)).map(({ place }) => place)).toEqual(
+				[],
+			);
+			figures.keyChecked = places.map(
+				({ place, text }) => `${place}: ${Math.round(text.length / 1024)} KB`,
+			);
+		});
+	},
+);
 
 test('afterwards: Redis, PostgreSQL and every n8n process are stopped, their ports closed and their data folders gone', async () => {
 	const services = [redis as Redis, postgres as Postgres];
-	started.push(...services.map((service, i) => ({ what: ['redis-server', 'postgres'][i], pid: service.proc.pid, port: service.port })));
+	started.push(
+		...services.map((service, i) => ({
+			what: ['redis-server', 'postgres'][i],
+			pid: service.proc.pid,
+			port: service.port,
+		})),
+	);
 	await Promise.all(services.map((service) => service.stop()));
 	expect(started.length).toBeGreaterThanOrEqual(2 + 3 * queueVersions().length);
 	expect(started.filter(({ pid }) => groupAlive(pid)).map(({ what }) => what)).toEqual([]);
-	const open = await Promise.all(started.map(async ({ what, port }) => (port && (await listening(port)) ? what : undefined)));
+	const open = await Promise.all(
+		started.map(async ({ what, port }) => (port && (await listening(port)) ? what : undefined)),
+	);
 	expect(open.filter(Boolean)).toEqual([]);
-	expect(services.filter((service) => fs.existsSync(service.dataDir)).map((service) => service.dataDir)).toEqual([]);
+	expect(
+		services.filter((service) => fs.existsSync(service.dataDir)).map((service) => service.dataDir),
+	).toEqual([]);
 	const ps = await runProcess('ps', ['-eo', 'pid,args'], { name: 'ps', timeoutMs: 30_000 });
-	expect(ps.stdout.split('\n').filter((line) => services.some((service) => line.includes(service.dataDir)))).toEqual([]);
+	expect(
+		ps.stdout
+			.split('\n')
+			.filter((line) => services.some((service) => line.includes(service.dataDir))),
+	).toEqual([]);
 });

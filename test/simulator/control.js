@@ -73,7 +73,9 @@ async function handleControl(req, res, url, sim) {
 
 /** Percentile of sorted numbers (nearest rank). @param {number[]} sorted @param {number} p */
 function percentile(sorted, p) {
-	return sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : 0;
+	return sorted.length
+		? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]
+		: 0;
 }
 
 /**

@@ -19,7 +19,12 @@ const { createStore } = require('./store');
 const { TokenBucket, Chaos } = require('./limits');
 const { readBody, sendJson, sendRaw } = require('./http-util');
 const { isControlPath, handleControl } = require('./control');
-const { OPT_OUT_SCRIPT, SEEDED_KNOWLEDGE_BASE_IDS, defaultAssistants, defaultKnowledgeBases } = require('./seed');
+const {
+	OPT_OUT_SCRIPT,
+	SEEDED_KNOWLEDGE_BASE_IDS,
+	defaultAssistants,
+	defaultKnowledgeBases,
+} = require('./seed');
 
 /**
  * The simulator's public types.
@@ -117,20 +122,37 @@ function parseJsonOrUndefined(rawBody) {
  */
 function normalizeFailure(spec) {
 	if (typeof spec !== 'object' || spec === null) throw new TypeError('failNext needs an object');
-	const { status, times = 1, method, path, id, rawBody, body, bodyFields, afterApplying = false } = spec;
+	const {
+		status,
+		times = 1,
+		method,
+		path,
+		id,
+		rawBody,
+		body,
+		bodyFields,
+		afterApplying = false,
+	} = spec;
 	if (!Number.isInteger(status) || (status !== 0 && (status < 100 || status > 599))) {
 		throw new TypeError('failNext.status must be 0 (reset) or an HTTP status code');
 	}
-	if (!Number.isInteger(times) || times < 1) throw new TypeError('failNext.times must be at least 1');
+	if (!Number.isInteger(times) || times < 1)
+		throw new TypeError('failNext.times must be at least 1');
 	if (rawBody !== undefined && typeof rawBody !== 'string') {
 		throw new TypeError('failNext.rawBody must be a string');
 	}
-	if (bodyFields !== undefined && (typeof bodyFields !== 'object' || bodyFields === null || Array.isArray(bodyFields))) {
+	if (
+		bodyFields !== undefined &&
+		(typeof bodyFields !== 'object' || bodyFields === null || Array.isArray(bodyFields))
+	) {
 		throw new TypeError('failNext.bodyFields must be an object of field values');
 	}
-	if (typeof afterApplying !== 'boolean') throw new TypeError('failNext.afterApplying must be true or false');
+	if (typeof afterApplying !== 'boolean')
+		throw new TypeError('failNext.afterApplying must be true or false');
 	if (afterApplying && status !== 0) {
-		throw new TypeError('failNext.afterApplying needs status 0: the connection is cut after the request was applied');
+		throw new TypeError(
+			'failNext.afterApplying needs status 0: the connection is cut after the request was applied',
+		);
 	}
 	/** @type {Record<string, string>} */
 	const headers = {};
@@ -160,13 +182,16 @@ function bodyHasFields(body, fields) {
 	if (typeof body !== 'object' || body === null) return false;
 	return Object.entries(fields).every(
 		([name, value]) =>
-			Object.prototype.hasOwnProperty.call(body, name) && JSON.stringify(/** @type {Record<string, unknown>} */ (body)[name]) === JSON.stringify(value),
+			Object.prototype.hasOwnProperty.call(body, name) &&
+			JSON.stringify(/** @type {Record<string, unknown>} */ (body)[name]) === JSON.stringify(value),
 	);
 }
 
 /** @param {number} status */
 function defaultBodyFor(status) {
-	return status === 204 || status === 304 ? undefined : { message: http.STATUS_CODES[status] ?? 'Error' };
+	return status === 204 || status === 304
+		? undefined
+		: { message: http.STATUS_CODES[status] ?? 'Error' };
 }
 
 /**
@@ -195,7 +220,8 @@ async function createSimulator(options) {
 
 	/** Only the keys present change; null or undefined switches a mode off. @param {ModeOptions} next */
 	function setOptions(next = {}) {
-		if (typeof next !== 'object' || next === null) throw new TypeError('setOptions needs an object');
+		if (typeof next !== 'object' || next === null)
+			throw new TypeError('setOptions needs an object');
 		const changed = { ...modes };
 		if ('latencyMs' in next) {
 			const latencyMs = next.latencyMs ?? 0;
@@ -204,7 +230,8 @@ async function createSimulator(options) {
 			}
 			changed.latencyMs = latencyMs;
 		}
-		if ('rateLimit' in next) changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit) : undefined;
+		if ('rateLimit' in next)
+			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit) : undefined;
 		if ('chaos' in next) changed.chaos = next.chaos ? new Chaos(next.chaos) : undefined;
 		Object.assign(modes, changed);
 	}
@@ -345,16 +372,31 @@ async function createSimulator(options) {
 
 			const retryAfter = modes.bucket ? modes.bucket.take() : 0;
 			if (retryAfter > 0) {
-				return reply(429, 'throttled', { message: 'Too many requests' }, {
-					'retry-after': String(retryAfter),
-				});
+				return reply(
+					429,
+					'throttled',
+					{ message: 'Too many requests' },
+					{
+						'retry-after': String(retryAfter),
+					},
+				);
 			}
 			const fate = modes.chaos ? modes.chaos.next() : 'none';
 			if (fate === '429') {
-				return reply(429, 'throttled', { message: 'Too many requests' }, { 'retry-after': String(modes.chaos?.retryAfterSeconds) });
+				return reply(
+					429,
+					'throttled',
+					{ message: 'Too many requests' },
+					{ 'retry-after': String(modes.chaos?.retryAfterSeconds) },
+				);
 			}
 			if (fate === '503') {
-				return reply(503, 'throttled', { message: 'Service unavailable' }, { 'retry-after': String(modes.chaos?.retryAfterSeconds) });
+				return reply(
+					503,
+					'throttled',
+					{ message: 'Service unavailable' },
+					{ 'retry-after': String(modes.chaos?.retryAfterSeconds) },
+				);
 			}
 
 			if (modes.latencyMs > 0) await wait(modes.latencyMs);
@@ -368,7 +410,12 @@ async function createSimulator(options) {
 				record.canned = true;
 				return resetSocket('reset-after');
 			}
-			reply(result.status, result.status < 400 ? 'applied' : 'rejected', result.body, result.headers);
+			reply(
+				result.status,
+				result.status < 400 ? 'applied' : 'rejected',
+				result.body,
+				result.headers,
+			);
 		} catch (error) {
 			reply(500, 'rejected', { message: `Simulator error: ${error.message}` });
 		}

@@ -79,7 +79,8 @@ const HANDLERS = {
  */
 function dispatch(request, data) {
 	const problem = rules.requestProblem(request);
-	if (problem) return { status: problem.status, body: { message: problem.message }, headers: problem.headers };
+	if (problem)
+		return { status: problem.status, body: { message: problem.message }, headers: problem.headers };
 	const body = rules.ENDPOINTS[request.path].body ? JSON.parse(request.rawBody) : undefined;
 	return HANDLERS[request.path]({ query: request.query, body, data });
 }

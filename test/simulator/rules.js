@@ -171,7 +171,12 @@ const ENDPOINTS = {
 
 /** @param {string | string[] | undefined} contentType */
 function isJson(contentType) {
-	return String(contentType ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
+	return (
+		String(contentType ?? '')
+			.split(';')[0]
+			.trim()
+			.toLowerCase() === 'application/json'
+	);
 }
 
 /** Query parameters other than the endpoint's. @param {Record<string, string>} query @param {string[]} allowed */

@@ -146,7 +146,8 @@ function defaultAssistants() {
 				'Confirme el nombre del paciente, recuerde la fecha y hora de la cita y pregunte si puede asistir. Si no, ofrezca otra fecha.',
 			maximum_time_per_call: 5,
 			is_voice_note: true,
-			voice_note: 'Hola, le llamamos de la Clínica Dental Sonrisa. Por favor, devuélvanos la llamada.',
+			voice_note:
+				'Hola, le llamamos de la Clínica Dental Sonrisa. Por favor, devuélvanos la llamada.',
 			ai_model_id: '64f1a2b3c4d5e6f708192a3b',
 			sentiment: {
 				general_prompt: '¿Cómo se sintió el paciente durante la llamada?',
@@ -180,7 +181,8 @@ function defaultAssistants() {
 			company_name: 'Shubh Insurance',
 			accent: 'Indian',
 			goal: 'Register new motor insurance claims and give the claim status to existing callers.',
-			start_speech: 'नमस्ते, शुभ इंश्योरेंस में आपका स्वागत है। मैं प्रिया बोल रही हूँ, मैं आपकी क्या मदद कर सकती हूँ?',
+			start_speech:
+				'नमस्ते, शुभ इंश्योरेंस में आपका स्वागत है। मैं प्रिया बोल रही हूँ, मैं आपकी क्या मदद कर सकती हूँ?',
 			voice_id: 'vc-hi-in-female-04',
 			voice_name: 'Priya (हिन्दी)',
 			script:

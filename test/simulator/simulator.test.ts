@@ -138,16 +138,44 @@ describe('simulator', () => {
 			expect(assistants.length).toBeGreaterThanOrEqual(3);
 			expect(assistants.length).toBeLessThanOrEqual(4);
 
-			const languages = ['en', 'de', 'hi', 'es', 'fr', 'it', 'ar-kw', 'gu', 'bn', 'te', 'kn', 'ta', 'mr'];
+			const languages = [
+				'en',
+				'de',
+				'hi',
+				'es',
+				'fr',
+				'it',
+				'ar-kw',
+				'gu',
+				'bn',
+				'te',
+				'kn',
+				'ta',
+				'mr',
+			];
 			const tenths = (from: number, to: number) =>
-				Array.from({ length: Math.round((to - from) * 10) + 1 }, (_, i) => Math.round((from + i / 10) * 10) / 10);
+				Array.from(
+					{ length: Math.round((to - from) * 10) + 1 },
+					(_, i) => Math.round((from + i / 10) * 10) / 10,
+				);
 			for (const a of assistants) {
 				expect(a._id).toMatch(/^[0-9a-f]{24}$/);
 				expect(['inbound', 'outbound']).toContain(a.type);
 				expect(languages).toContain(a.language);
 				for (const field of [
-					'name', 'company_name', 'accent', 'goal', 'start_speech', 'voice_id', 'voice_name',
-					'script', 'voice_note', 'ai_model_id', 'ai_modal', 'meeting_note_prompt', 'call_outcome_prompt',
+					'name',
+					'company_name',
+					'accent',
+					'goal',
+					'start_speech',
+					'voice_id',
+					'voice_name',
+					'script',
+					'voice_note',
+					'ai_model_id',
+					'ai_modal',
+					'meeting_note_prompt',
+					'call_outcome_prompt',
 				]) {
 					expect(typeof a[field]).toBe('string');
 				}
@@ -156,12 +184,17 @@ describe('simulator', () => {
 					expect(typeof a[flag]).toBe('boolean');
 				}
 				if (a.is_voice_note) expect(a.voice_note).not.toBe('');
-				expect(Object.keys(a.sentiment).sort()).toEqual(
-					['general_prompt', 'negative_prompt', 'neutral_prompt', 'positive_prompt'],
-				);
+				expect(Object.keys(a.sentiment).sort()).toEqual([
+					'general_prompt',
+					'negative_prompt',
+					'neutral_prompt',
+					'positive_prompt',
+				]);
 				expect(tenths(1, 2)).toContain(a.voice_speed);
 				expect(Array.isArray(a.fillers)).toBe(true);
-				expect(a.assistant_image).toMatch(/^https:\/\/assets\.example\.com\/assistant_profile\/[1345]\.jpeg$/);
+				expect(a.assistant_image).toMatch(
+					/^https:\/\/assets\.example\.com\/assistant_profile\/[1345]\.jpeg$/,
+				);
 				expect(Array.from({ length: 15 }, (_, i) => 600 + i * 100)).toContain(a.sensitivity);
 				expect(tenths(0.7, 2)).toContain(a.temperature);
 				expect(a.opt_out_script).toBe(OPT_OUT_SCRIPT);
@@ -227,7 +260,9 @@ describe('simulator', () => {
 
 		it('replaces a seeded knowledge base', async () => {
 			const id = SEEDED_KNOWLEDGE_BASE_IDS.workshopHours;
-			const answer = await call(sim, 'PUT', `${KB_UPDATE_PATH}?id=${id}`, { body: knowledgeBaseBody });
+			const answer = await call(sim, 'PUT', `${KB_UPDATE_PATH}?id=${id}`, {
+				body: knowledgeBaseBody,
+			});
 			expect(answer.status).toBe(200);
 			expect(answer.json).toEqual(knowledgeBaseBody);
 			expect(sim.data.knowledgeBases[id]).toEqual(knowledgeBaseBody);
@@ -255,12 +290,21 @@ describe('simulator', () => {
 
 	describe('PUT /api/v1/segment/contact/update', () => {
 		it('upserts any contact id and confirms', async () => {
-			const body = { ...contactBody, email: 'grace@example.com', lead_status: 'New', job_title: '' };
+			const body = {
+				...contactBody,
+				email: 'grace@example.com',
+				lead_status: 'New',
+				job_title: '',
+			};
 			const answer = await call(sim, 'PUT', `${CONTACT_PATH}?id=crm-42`, { body });
 			expect(answer.status).toBe(200);
 			expect(answer.json).toEqual({ message: 'Contact updated successfully.' });
 			expect(sim.data.contacts['crm-42']).toEqual(body);
-			expect(sim.ledger.applied[0]).toMatchObject({ op: 'segment.contact.update', id: 'crm-42', body });
+			expect(sim.ledger.applied[0]).toMatchObject({
+				op: 'segment.contact.update',
+				id: 'crm-42',
+				body,
+			});
 		});
 	});
 
@@ -273,41 +317,233 @@ describe('simulator', () => {
 		const cases: Array<[string, string, string, unknown, string]> = [
 			['POST', PLAYGROUND_PATH, 'empty object', {}, 'first_name: is required'],
 			['POST', PLAYGROUND_PATH, 'array body', [], 'body: must be a JSON object'],
-			['POST', PLAYGROUND_PATH, 'empty first_name', { ...playgroundBody, first_name: '' }, 'first_name: must be a non-empty string'],
-			['POST', PLAYGROUND_PATH, 'numeric last_name', { ...playgroundBody, last_name: 7 }, 'last_name: must be a non-empty string'],
-			['POST', PLAYGROUND_PATH, 'missing email', withoutKey(playgroundBody, 'email'), 'email: is required'],
-			['POST', PLAYGROUND_PATH, 'email without @', { ...playgroundBody, email: 'ada' }, 'email: must be a string containing @'],
-			['POST', PLAYGROUND_PATH, 'missing phone_number', withoutKey(playgroundBody, 'phone_number'), 'phone_number: is required'],
-			['POST', PLAYGROUND_PATH, 'empty phone_number', { ...playgroundBody, phone_number: [] }, 'phone_number: must be a non-empty array of strings'],
-			['POST', PLAYGROUND_PATH, 'string phone_number', { ...playgroundBody, phone_number: '+1555' }, 'phone_number: must be a non-empty array of strings'],
-			['POST', PLAYGROUND_PATH, 'blank phone entry', { ...playgroundBody, phone_number: ['+1555', ''] }, 'phone_number[1]: must be a non-empty string'],
-			['POST', PLAYGROUND_PATH, 'missing assistant_id', withoutKey(playgroundBody, 'assistant_id'), 'assistant_id: is required'],
-			['POST', PLAYGROUND_PATH, 'missing dialer_id', withoutKey(playgroundBody, 'dialer_id'), 'dialer_id: is required'],
-			['POST', PLAYGROUND_PATH, 'unknown key', { ...playgroundBody, extra: 1 }, 'extra: is not an allowed field'],
-			['POST', KB_CREATE_PATH, 'missing title', withoutKey(knowledgeBaseBody, 'title'), 'title: is required'],
-			['POST', KB_CREATE_PATH, 'missing language', withoutKey(knowledgeBaseBody, 'language'), 'language: is required'],
-			['POST', KB_CREATE_PATH, 'language de', { ...knowledgeBaseBody, language: 'de' }, 'language: must be en'],
-			['POST', KB_CREATE_PATH, 'missing data', withoutKey(knowledgeBaseBody, 'data'), 'data: is required'],
-			['POST', KB_CREATE_PATH, 'data not an array', { ...knowledgeBaseBody, data: 'x' }, 'data: must be an array of {question, answer} objects'],
-			['POST', KB_CREATE_PATH, 'data entry not an object', { ...knowledgeBaseBody, data: ['x'] }, 'data[0]: must be an object with question and answer'],
-			['POST', KB_CREATE_PATH, 'missing answer', { ...knowledgeBaseBody, data: [{ question: 'q' }] }, 'data[0].answer: is required'],
-			['POST', KB_CREATE_PATH, 'empty question', { ...knowledgeBaseBody, data: [{ question: '', answer: 'a' }] }, 'data[0].question: must be a non-empty string'],
-			['POST', KB_CREATE_PATH, 'unknown entry key', { ...knowledgeBaseBody, data: [{ question: 'q', answer: 'a', tag: 'x' }] }, 'data[0].tag: is not an allowed field'],
-			['POST', KB_CREATE_PATH, 'id in body', { ...knowledgeBaseBody, id: 'x' }, 'id: is not an allowed field'],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'empty first_name',
+				{ ...playgroundBody, first_name: '' },
+				'first_name: must be a non-empty string',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'numeric last_name',
+				{ ...playgroundBody, last_name: 7 },
+				'last_name: must be a non-empty string',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'missing email',
+				withoutKey(playgroundBody, 'email'),
+				'email: is required',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'email without @',
+				{ ...playgroundBody, email: 'ada' },
+				'email: must be a string containing @',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'missing phone_number',
+				withoutKey(playgroundBody, 'phone_number'),
+				'phone_number: is required',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'empty phone_number',
+				{ ...playgroundBody, phone_number: [] },
+				'phone_number: must be a non-empty array of strings',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'string phone_number',
+				{ ...playgroundBody, phone_number: '+1555' },
+				'phone_number: must be a non-empty array of strings',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'blank phone entry',
+				{ ...playgroundBody, phone_number: ['+1555', ''] },
+				'phone_number[1]: must be a non-empty string',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'missing assistant_id',
+				withoutKey(playgroundBody, 'assistant_id'),
+				'assistant_id: is required',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'missing dialer_id',
+				withoutKey(playgroundBody, 'dialer_id'),
+				'dialer_id: is required',
+			],
+			[
+				'POST',
+				PLAYGROUND_PATH,
+				'unknown key',
+				{ ...playgroundBody, extra: 1 },
+				'extra: is not an allowed field',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'missing title',
+				withoutKey(knowledgeBaseBody, 'title'),
+				'title: is required',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'missing language',
+				withoutKey(knowledgeBaseBody, 'language'),
+				'language: is required',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'language de',
+				{ ...knowledgeBaseBody, language: 'de' },
+				'language: must be en',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'missing data',
+				withoutKey(knowledgeBaseBody, 'data'),
+				'data: is required',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'data not an array',
+				{ ...knowledgeBaseBody, data: 'x' },
+				'data: must be an array of {question, answer} objects',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'data entry not an object',
+				{ ...knowledgeBaseBody, data: ['x'] },
+				'data[0]: must be an object with question and answer',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'missing answer',
+				{ ...knowledgeBaseBody, data: [{ question: 'q' }] },
+				'data[0].answer: is required',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'empty question',
+				{ ...knowledgeBaseBody, data: [{ question: '', answer: 'a' }] },
+				'data[0].question: must be a non-empty string',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'unknown entry key',
+				{ ...knowledgeBaseBody, data: [{ question: 'q', answer: 'a', tag: 'x' }] },
+				'data[0].tag: is not an allowed field',
+			],
+			[
+				'POST',
+				KB_CREATE_PATH,
+				'id in body',
+				{ ...knowledgeBaseBody, id: 'x' },
+				'id: is not an allowed field',
+			],
 			['PUT', KB_UPDATE_PATH, 'missing id', knowledgeBaseBody, 'id: is required'],
 			['PUT', `${KB_UPDATE_PATH}?id=`, 'empty id', knowledgeBaseBody, 'id: is required'],
-			['PUT', `${KB_UPDATE_PATH}?id=${SEEDED_KNOWLEDGE_BASE_IDS.solarFaq}`, 'language fr', { ...knowledgeBaseBody, language: 'fr' }, 'language: must be en'],
+			[
+				'PUT',
+				`${KB_UPDATE_PATH}?id=${SEEDED_KNOWLEDGE_BASE_IDS.solarFaq}`,
+				'language fr',
+				{ ...knowledgeBaseBody, language: 'fr' },
+				'language: must be en',
+			],
 			['PUT', CONTACT_PATH, 'missing id', contactBody, 'id: is required'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'missing phone', withoutKey(contactBody, 'phone'), 'phone: is required'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'blank first_name', { ...contactBody, first_name: ' ' }, 'first_name: must be a non-empty string'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'missing last_name', withoutKey(contactBody, 'last_name'), 'last_name: is required'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'email without @', { ...contactBody, email: 'nope' }, 'email: must be a string containing @'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'numeric job_title', { ...contactBody, job_title: 3 }, 'job_title: must be a string'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'null lead_status', { ...contactBody, lead_status: null }, 'lead_status: must be a string'],
-			['PUT', `${CONTACT_PATH}?id=c1`, 'unknown key', { ...contactBody, company: 'ACME' }, 'company: is not an allowed field'],
-			['PUT', `${CONTACT_PATH}?id=c1&dryRun=1`, 'another query parameter', contactBody, 'dryRun: is not a query parameter of this endpoint'],
-			['POST', `${PLAYGROUND_PATH}?id=c1`, 'an id query parameter', playgroundBody, 'id: is not a query parameter of this endpoint'],
-			['GET', `${LIST_PATH}?page=2`, 'a query parameter', undefined, 'page: is not a query parameter of this endpoint'],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'missing phone',
+				withoutKey(contactBody, 'phone'),
+				'phone: is required',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'blank first_name',
+				{ ...contactBody, first_name: ' ' },
+				'first_name: must be a non-empty string',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'missing last_name',
+				withoutKey(contactBody, 'last_name'),
+				'last_name: is required',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'email without @',
+				{ ...contactBody, email: 'nope' },
+				'email: must be a string containing @',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'numeric job_title',
+				{ ...contactBody, job_title: 3 },
+				'job_title: must be a string',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'null lead_status',
+				{ ...contactBody, lead_status: null },
+				'lead_status: must be a string',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1`,
+				'unknown key',
+				{ ...contactBody, company: 'ACME' },
+				'company: is not an allowed field',
+			],
+			[
+				'PUT',
+				`${CONTACT_PATH}?id=c1&dryRun=1`,
+				'another query parameter',
+				contactBody,
+				'dryRun: is not a query parameter of this endpoint',
+			],
+			[
+				'POST',
+				`${PLAYGROUND_PATH}?id=c1`,
+				'an id query parameter',
+				playgroundBody,
+				'id: is not a query parameter of this endpoint',
+			],
+			[
+				'GET',
+				`${LIST_PATH}?page=2`,
+				'a query parameter',
+				undefined,
+				'page: is not a query parameter of this endpoint',
+			],
 		];
 
 		it.each(cases)('%s %s rejects %s with 400', async (method, path, _label, body, message) => {
@@ -321,10 +557,16 @@ describe('simulator', () => {
 		});
 
 		it('answers 415 to a body that is not declared JSON', async () => {
-			const answer = await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody, contentType: 'text/plain' });
+			const answer = await call(sim, 'POST', PLAYGROUND_PATH, {
+				body: playgroundBody,
+				contentType: 'text/plain',
+			});
 			expect(answer.status).toBe(415);
 			expect(sim.ledger.applied).toHaveLength(0);
-			expect(requestProblem(sim.requests[0])).toEqual({ status: 415, message: 'Content-Type must be application/json' });
+			expect(requestProblem(sim.requests[0])).toEqual({
+				status: 415,
+				message: 'Content-Type must be application/json',
+			});
 		});
 
 		it('accepts a charset parameter on the content type', async () => {
@@ -350,11 +592,15 @@ describe('simulator', () => {
 
 		it('answers 400 to a body sent to an endpoint without one', async () => {
 			const answer = await new Promise<{ status: number; text: string }>((resolve, reject) => {
-				const request = http.request(`${sim.url}${LIST_PATH}`, { method: 'GET', headers: { 'x-api-key': KEY, 'content-length': '2' } }, (res) => {
-					let text = '';
-					res.on('data', (chunk) => (text += chunk));
-					res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-				});
+				const request = http.request(
+					`${sim.url}${LIST_PATH}`,
+					{ method: 'GET', headers: { 'x-api-key': KEY, 'content-length': '2' } },
+					(res) => {
+						let text = '';
+						res.on('data', (chunk) => (text += chunk));
+						res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+					},
+				);
 				request.on('error', reject);
 				request.end('{}');
 			});
@@ -368,7 +614,11 @@ describe('simulator', () => {
 				['POST', PLAYGROUND_PATH, playgroundBody],
 				['POST', KB_CREATE_PATH, knowledgeBaseBody],
 				['PUT', `${KB_UPDATE_PATH}?id=${SEEDED_KNOWLEDGE_BASE_IDS.solarFaq}`, knowledgeBaseBody],
-				['PUT', `${CONTACT_PATH}?id=c1`, { ...contactBody, email: 'grace@example.com', lead_status: '' }],
+				[
+					'PUT',
+					`${CONTACT_PATH}?id=c1`,
+					{ ...contactBody, email: 'grace@example.com', lead_status: '' },
+				],
 			];
 			for (const [method, path, body] of valid) await call(sim, method, path, { body });
 			expect(sim.requests.map((request) => request.status)).toEqual([200, 200, 200, 200, 200]);
@@ -376,7 +626,9 @@ describe('simulator', () => {
 				expect(requestProblem(request)).toBeNull();
 				expect(apiKeyProblem(request.headers, KEY)).toBeNull();
 			}
-			expect(apiKeyProblem(sim.requests[0].headers, 'another key')).toBe('x-api-key: is missing or wrong');
+			expect(apiKeyProblem(sim.requests[0].headers, 'another key')).toBe(
+				'x-api-key: is missing or wrong',
+			);
 			expect(apiKeyProblem({}, KEY)).toBe('x-api-key: is missing or wrong');
 		});
 
@@ -392,7 +644,12 @@ describe('simulator', () => {
 
 	describe('failNext', () => {
 		it('answers a canned status once, without applying, then behaves normally', async () => {
-			sim.failNext({ status: 404, body: { message: 'Contact not found' }, method: 'PUT', path: CONTACT_PATH });
+			sim.failNext({
+				status: 404,
+				body: { message: 'Contact not found' },
+				method: 'PUT',
+				path: CONTACT_PATH,
+			});
 			const first = await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody });
 			expect(first.status).toBe(404);
 			expect(first.json).toEqual({ message: 'Contact not found' });
@@ -412,8 +669,12 @@ describe('simulator', () => {
 
 		it('only matches the given id query parameter', async () => {
 			sim.failNext({ status: 409, id: 'c2' });
-			expect((await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody })).status).toBe(200);
-			expect((await call(sim, 'PUT', `${CONTACT_PATH}?id=c2`, { body: contactBody })).status).toBe(409);
+			expect((await call(sim, 'PUT', `${CONTACT_PATH}?id=c1`, { body: contactBody })).status).toBe(
+				200,
+			);
+			expect((await call(sim, 'PUT', `${CONTACT_PATH}?id=c2`, { body: contactBody })).status).toBe(
+				409,
+			);
 		});
 
 		it('answers before auth and validation, as many times as asked', async () => {
@@ -443,7 +704,11 @@ describe('simulator', () => {
 		});
 
 		it('only matches a body with the given field values', async () => {
-			sim.failNext({ status: 400, body: { message: 'Do not call' }, bodyFields: { email: 'grace@example.com', phone_number: ['+15550100'] } });
+			sim.failNext({
+				status: 400,
+				body: { message: 'Do not call' },
+				bodyFields: { email: 'grace@example.com', phone_number: ['+15550100'] },
+			});
 			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody })).status).toBe(200);
 			const grace = { ...playgroundBody, email: 'grace@example.com' };
 			const refused = await call(sim, 'POST', PLAYGROUND_PATH, { body: grace });
@@ -457,7 +722,9 @@ describe('simulator', () => {
 			sim.failNext({ status: 0, afterApplying: true, bodyFields: { email: 'grace@example.com' } });
 			const grace = { ...playgroundBody, email: 'grace@example.com' };
 			// Not applied (invalid, or another body): neither answer uses it up.
-			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: { ...grace, dialer_id: '' } })).status).toBe(400);
+			expect(
+				(await call(sim, 'POST', PLAYGROUND_PATH, { body: { ...grace, dialer_id: '' } })).status,
+			).toBe(400);
 			expect((await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody })).status).toBe(200);
 			await expect(call(sim, 'POST', PLAYGROUND_PATH, { body: grace })).rejects.toThrow();
 			expect(sim.requests[2]).toMatchObject({ status: 0, outcome: 'reset-after', canned: true });
@@ -473,7 +740,9 @@ describe('simulator', () => {
 			expect(() => sim.failNext({ status: 42 })).toThrow(TypeError);
 			expect(() => sim.failNext({ status: 500, times: 0 })).toThrow(TypeError);
 			expect(() => sim.failNext({ status: 500, afterApplying: true })).toThrow(TypeError);
-			expect(() => sim.failNext({ status: 500, bodyFields: ['email'] as never })).toThrow(TypeError);
+			expect(() => sim.failNext({ status: 500, bodyFields: ['email'] as never })).toThrow(
+				TypeError,
+			);
 		});
 	});
 
@@ -521,12 +790,16 @@ describe('simulator', () => {
 		it('resets sockets before or after applying and records which', async () => {
 			sim.setOptions({ chaos: { rateReset: 1, seed: 3 }, latencyMs: 5 });
 			for (let i = 0; i < 12; i++) {
-				expect(await statusOf(sim, 'PUT', `${CONTACT_PATH}?id=r${i}`, { body: contactBody })).toBe(0);
+				expect(await statusOf(sim, 'PUT', `${CONTACT_PATH}?id=r${i}`, { body: contactBody })).toBe(
+					0,
+				);
 			}
 			const outcomes = sim.requests.map((r) => r.outcome);
 			expect(new Set(outcomes)).toEqual(new Set(['reset-before', 'reset-after']));
 			const appliedIds = sim.ledger.applied.map((e) => e.id);
-			const resetAfterIds = sim.requests.filter((r) => r.outcome === 'reset-after').map((r) => r.query.id);
+			const resetAfterIds = sim.requests
+				.filter((r) => r.outcome === 'reset-after')
+				.map((r) => r.query.id);
 			expect(appliedIds).toEqual(resetAfterIds);
 			expect(sim.requests.every((r) => r.status === 0)).toBe(true);
 			expect(sim.stats.inFlight).toBe(0);
@@ -557,12 +830,15 @@ describe('simulator', () => {
 
 	describe('ledger', () => {
 		it('counts repeated applications by key', async () => {
-			for (let i = 0; i < 3; i++) await call(sim, 'PUT', `${CONTACT_PATH}?id=dup`, { body: contactBody });
+			for (let i = 0; i < 3; i++)
+				await call(sim, 'PUT', `${CONTACT_PATH}?id=dup`, { body: contactBody });
 			await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
 			await call(sim, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
 			await call(sim, 'POST', PLAYGROUND_PATH, { body: {} }); // rejected: not counted
 			expect(sim.ledger.countsByKey.get('segment.contact.update:dup')).toBe(3);
-			expect(sim.ledger.countsByKey.get(`playground.call:${JSON.stringify(playgroundBody)}`)).toBe(2);
+			expect(sim.ledger.countsByKey.get(`playground.call:${JSON.stringify(playgroundBody)}`)).toBe(
+				2,
+			);
 			expect(sim.ledger.applied).toHaveLength(5);
 		});
 	});
@@ -580,7 +856,10 @@ describe('simulator', () => {
 		it('still applies a request whose client gave up during the latency wait', async () => {
 			sim.setOptions({ latencyMs: 1000 });
 			await expect(
-				call(sim, 'PUT', `${CONTACT_PATH}?id=gone`, { body: contactBody, signal: AbortSignal.timeout(150) }),
+				call(sim, 'PUT', `${CONTACT_PATH}?id=gone`, {
+					body: contactBody,
+					signal: AbortSignal.timeout(150),
+				}),
 			).rejects.toThrow();
 			await eventually(() => sim.stats.inFlight === 0);
 			expect(sim.ledger.countsByKey.get('segment.contact.update:gone')).toBe(1);
@@ -609,7 +888,11 @@ describe('simulator', () => {
 			const requests = await control('GET', '/requests');
 			expect(requests.status).toBe(200);
 			expect(requests.json).toHaveLength(1);
-			expect(requests.json[0]).toMatchObject({ path: CONTACT_PATH, status: 200, body: contactBody });
+			expect(requests.json[0]).toMatchObject({
+				path: CONTACT_PATH,
+				status: 200,
+				body: contactBody,
+			});
 			const ledger = await control('GET', '/ledger');
 			expect(ledger.json.countsByKey).toEqual({ 'segment.contact.update:ctl': 1 });
 			expect(ledger.json.applied[0]).toMatchObject({ op: 'segment.contact.update', id: 'ctl' });
@@ -620,7 +903,10 @@ describe('simulator', () => {
 		});
 
 		it('queue failures, change options and reset', async () => {
-			expect((await control('POST', '/fail-next', { status: 429, headers: { 'Retry-After': '3' } })).status).toBe(200);
+			expect(
+				(await control('POST', '/fail-next', { status: 429, headers: { 'Retry-After': '3' } }))
+					.status,
+			).toBe(200);
 			const failed = await call(sim, 'GET', LIST_PATH);
 			expect(failed.status).toBe(429);
 			expect(failed.headers.get('retry-after')).toBe('3');
@@ -638,7 +924,9 @@ describe('simulator', () => {
 		it('answer 400 to bad commands and 404 to unknown ones', async () => {
 			expect((await control('POST', '/options', { chaos: { rate429: 2 } })).status).toBe(400);
 			expect((await control('POST', '/fail-next', { status: 'x' })).status).toBe(400);
-			expect((await call(sim, 'POST', '/__sim/options', { key: null, rawBody: '{' })).status).toBe(400);
+			expect((await call(sim, 'POST', '/__sim/options', { key: null, rawBody: '{' })).status).toBe(
+				400,
+			);
 			expect((await control('GET', '/nothing')).status).toBe(404);
 		});
 	});
@@ -658,7 +946,9 @@ describe('data file', () => {
 		await call(first, 'POST', KB_CREATE_PATH, { body: knowledgeBaseBody });
 		const createdId = first.ledger.applied[0].createdId!;
 		await call(first, 'PUT', `${CONTACT_PATH}?id=crm-1`, { body: contactBody });
-		await eventually(() => existsSync(dataFile) && readFileSync(dataFile, 'utf8').includes('crm-1'));
+		await eventually(
+			() => existsSync(dataFile) && readFileSync(dataFile, 'utf8').includes('crm-1'),
+		);
 		await call(first, 'POST', PLAYGROUND_PATH, { body: playgroundBody });
 		await first.close();
 
@@ -678,7 +968,9 @@ describe('data file', () => {
 		} finally {
 			await second.close();
 		}
-		expect(JSON.parse(readFileSync(dataFile, 'utf8')).knowledgeBases[createdId].title).toBe('Updated');
+		expect(JSON.parse(readFileSync(dataFile, 'utf8')).knowledgeBases[createdId].title).toBe(
+			'Updated',
+		);
 	});
 
 	it('lets explicit assistants win over the file', async () => {
@@ -705,9 +997,13 @@ describe('cli', () => {
 	it('prints its url, serves the API and saves the data file on SIGTERM', async () => {
 		const dir = mkdtempSync(join(tmpdir(), 'va-sim-cli-'));
 		const dataFile = join(dir, 'data.json');
-		const child = spawn(process.execPath, [cli, '--port', '0', '--api-key', 'k', '--data-file', dataFile], {
-			stdio: ['ignore', 'pipe', 'inherit'],
-		});
+		const child = spawn(
+			process.execPath,
+			[cli, '--port', '0', '--api-key', 'k', '--data-file', dataFile],
+			{
+				stdio: ['ignore', 'pipe', 'inherit'],
+			},
+		);
 		try {
 			const [line] = await once(createInterface({ input: child.stdout! }), 'line');
 			const { url } = JSON.parse(line);

@@ -20,10 +20,17 @@ const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50', '2.41.1'];
 /** The versions to run: N8N_E2E_VERSIONS (comma-separated), or all of them. */
 function requestedVersions() {
 	const raw = process.env.N8N_E2E_VERSIONS;
-	const versions = raw ? raw.split(',').map((v) => v.trim()).filter(Boolean) : SUPPORTED_VERSIONS;
+	const versions = raw
+		? raw
+				.split(',')
+				.map((v) => v.trim())
+				.filter(Boolean)
+		: SUPPORTED_VERSIONS;
 	for (const version of versions) {
 		if (!fs.existsSync(path.join(HARNESS_DIR, `n8n-${version}`, 'package.json'))) {
-			throw new Error(`No harness for n8n ${version}: expected tools/n8n/versions/n8n-${version}/package.json`);
+			throw new Error(
+				`No harness for n8n ${version}: expected tools/n8n/versions/n8n-${version}/package.json`,
+			);
 		}
 	}
 	return versions;
@@ -52,7 +59,10 @@ function n8nBin(version) {
  * @returns {{ node?: string, installScripts?: boolean, rebuild?: string[] }}
  */
 function harnessOptions(name) {
-	return JSON.parse(fs.readFileSync(path.join(HARNESS_DIR, name, 'package.json'), 'utf8')).e2eHarness ?? {};
+	return (
+		JSON.parse(fs.readFileSync(path.join(HARNESS_DIR, name, 'package.json'), 'utf8')).e2eHarness ??
+		{}
+	);
 }
 
 /** The folder holding the `node` binary of a Node.js harness (tools/n8n/versions/node-*). @param {string} runtime */
@@ -82,11 +92,21 @@ function versionOfBin(bin) {
  * @param {string} dir
  * @param {string} [version]
  */
-async function installedVersion(dir, version = path.basename(dir).replace(/^n8n-/, '').replace(/\.partial-\d+$/, '')) {
+async function installedVersion(
+	dir,
+	version = path
+		.basename(dir)
+		.replace(/^n8n-/, '')
+		.replace(/\.partial-\d+$/, ''),
+) {
 	const bin = path.join(dir, 'node_modules', '.bin', 'n8n');
 	if (!fs.existsSync(bin)) return undefined;
 	const env = runtimeEnv(version, cleanEnv());
-	const result = await runProcess(bin, ['--version'], { env, timeoutMs: 120_000, name: 'n8n-version' });
+	const result = await runProcess(bin, ['--version'], {
+		env,
+		timeoutMs: 120_000,
+		name: 'n8n-version',
+	});
 	return result.code === 0 ? result.stdout.trim().split('\n').pop() : undefined;
 }
 
@@ -95,7 +115,8 @@ function removeAbandonedInstalls(dir) {
 	const parent = path.dirname(dir);
 	if (!fs.existsSync(parent)) return;
 	for (const entry of fs.readdirSync(parent)) {
-		const match = entry.startsWith(`${path.basename(dir)}.partial-`) && /\.partial-(\d+)$/.exec(entry);
+		const match =
+			entry.startsWith(`${path.basename(dir)}.partial-`) && /\.partial-(\d+)$/.exec(entry);
 		if (!match) continue;
 		let alive = true;
 		try {
@@ -132,34 +153,59 @@ async function installHarness(name, { env, isReady, expectedMegabytes, expectedT
 	fs.rmSync(partial, { recursive: true, force: true });
 	fs.mkdirSync(partial, { recursive: true });
 	for (const file of ['package.json', 'package-lock.json']) {
-		if (!fs.existsSync(path.join(harness, file))) throw new Error(`Missing ${path.join(harness, file)}`);
+		if (!fs.existsSync(path.join(harness, file)))
+			throw new Error(`Missing ${path.join(harness, file)}`);
 		fs.copyFileSync(path.join(harness, file), path.join(partial, file));
 	}
 	const { installScripts = true, rebuild = [] } = harnessOptions(name);
 	/** @type {Array<[string, string[]]>} the phase and npm's arguments */
-	const steps = [['download and unpack', ['ci', `--ignore-scripts=${!installScripts}`, '--audit=false', '--fund=false', '--no-progress']]];
+	const steps = [
+		[
+			'download and unpack',
+			[
+				'ci',
+				`--ignore-scripts=${!installScripts}`,
+				'--audit=false',
+				'--fund=false',
+				'--no-progress',
+			],
+		],
+	];
 	if (rebuild.length) steps.push(['build native modules', ['rebuild', ...rebuild]]);
-	log(`Installing ${name} into ${dir} (first time only: ${expectedTime}, ~${expectedMegabytes} MB)...`);
+	log(
+		`Installing ${name} into ${dir} (first time only: ${expectedTime}, ~${expectedMegabytes} MB)...`,
+	);
 	const started = Date.now();
 	for (const [phase, args] of steps) {
 		const heartbeat = setInterval(async () => {
 			const megabytes = await folderMegabytes(partial);
 			const seconds = Math.round((Date.now() - started) / 1000);
-			log(`  ...${name}: ${phase}, ${seconds} s, ${megabytes ?? '?'} of ~${expectedMegabytes} MB written`);
+			log(
+				`  ...${name}: ${phase}, ${seconds} s, ${megabytes ?? '?'} of ~${expectedMegabytes} MB written`,
+			);
 		}, 30_000);
 		let result;
 		try {
 			// cwd is the cache folder, so the repo's .npmrc (ignore-scripts=true) does not apply.
-			result = await runProcess('npm', args, { cwd: partial, env, timeoutMs: 30 * 60_000, logDir: partial, name: `npm-${args[0]}` });
+			result = await runProcess('npm', args, {
+				cwd: partial,
+				env,
+				timeoutMs: 30 * 60_000,
+				logDir: partial,
+				name: `npm-${args[0]}`,
+			});
 		} finally {
 			clearInterval(heartbeat);
 		}
 		if (result.code !== 0) {
 			const tail = `${result.stdout}\n${result.stderr}`.trim().split('\n').slice(-30).join('\n');
-			throw new Error(`npm ${args[0]} of ${name} failed (code ${result.code}); logs in ${partial}:\n${tail}`);
+			throw new Error(
+				`npm ${args[0]} of ${name} failed (code ${result.code}); logs in ${partial}:\n${tail}`,
+			);
 		}
 	}
-	if (!(await isReady(partial))) throw new Error(`${name} in ${partial} does not run after its install`);
+	if (!(await isReady(partial)))
+		throw new Error(`${name} in ${partial} does not run after its install`);
 	fs.rmSync(dir, { recursive: true, force: true });
 	try {
 		fs.renameSync(partial, dir);
@@ -182,10 +228,17 @@ async function ensureRuntime(runtime, log) {
 	const isReady = async (dir) => {
 		const bin = path.join(dir, 'node_modules', 'node', 'bin', 'node');
 		if (!fs.existsSync(bin)) return false;
-		const result = await runProcess(bin, ['--version'], { timeoutMs: 60_000, name: 'node-version' });
+		const result = await runProcess(bin, ['--version'], {
+			timeoutMs: 60_000,
+			name: 'node-version',
+		});
 		return result.code === 0;
 	};
-	await installHarness(runtime, { env: cleanEnv(), isReady, expectedMegabytes: 190, expectedTime: 'seconds' }, log);
+	await installHarness(
+		runtime,
+		{ env: cleanEnv(), isReady, expectedMegabytes: 190, expectedTime: 'seconds' },
+		log,
+	);
 	return nodeBinDir(runtime);
 }
 
@@ -197,12 +250,22 @@ async function ensureRuntime(runtime, log) {
  */
 async function ensureN8n(version, log = (line) => process.stdout.write(`${line}\n`)) {
 	const name = `n8n-${version}`;
-	if (!fs.existsSync(path.join(HARNESS_DIR, name, 'package.json'))) throw new Error(`No harness for n8n ${version}`);
+	if (!fs.existsSync(path.join(HARNESS_DIR, name, 'package.json')))
+		throw new Error(`No harness for n8n ${version}`);
 	const { node } = harnessOptions(name);
 	if (node) await ensureRuntime(node, log);
 	/** @param {string} dir */
 	const isReady = async (dir) => (await installedVersion(dir, version)) === version;
-	await installHarness(name, { env: runtimeEnv(version, cleanEnv()), isReady, expectedMegabytes: 2300, expectedTime: '5-10 minutes' }, log);
+	await installHarness(
+		name,
+		{
+			env: runtimeEnv(version, cleanEnv()),
+			isReady,
+			expectedMegabytes: 2300,
+			expectedTime: '5-10 minutes',
+		},
+		log,
+	);
 	return n8nBin(version);
 }
 
@@ -217,14 +280,18 @@ async function ensureVersions(versions, log) {
 		versions.map(async (version) => {
 			const started = Date.now();
 			const bin = await ensureN8n(version, log);
-			log(`n8n ${version} ready (${bin}, checked in ${Math.round((Date.now() - started) / 1000)} s)`);
+			log(
+				`n8n ${version} ready (${bin}, checked in ${Math.round((Date.now() - started) / 1000)} s)`,
+			);
 		}),
 	);
 }
 
 // `node tools/n8n/install.js`: the installs alone (.ci/run starts them first, in the background).
 if (require.main === module) {
-	ensureVersions(requestedVersions(), (line) => process.stdout.write(`[n8n install] ${line}\n`)).catch((error) => {
+	ensureVersions(requestedVersions(), (line) =>
+		process.stdout.write(`[n8n install] ${line}\n`),
+	).catch((error) => {
 		process.stderr.write(`[n8n install] ${error.stack ?? error}\n`);
 		process.exitCode = 1;
 	});

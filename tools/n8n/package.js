@@ -23,8 +23,15 @@ const { REPO_ROOT } = require('../repo');
 async function buildAndPack(destination, log = (line) => process.stdout.write(`${line}\n`)) {
 	if (distProblems(REPO_ROOT).length) {
 		log('Building the package (npm run build)...');
-		const build = await runProcess('npm', ['run', 'build'], { cwd: REPO_ROOT, env: cleanEnv(), timeoutMs: 300_000, name: 'build', logDir: destination });
-		if (build.code !== 0) throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
+		const build = await runProcess('npm', ['run', 'build'], {
+			cwd: REPO_ROOT,
+			env: cleanEnv(),
+			timeoutMs: 300_000,
+			name: 'build',
+			logDir: destination,
+		});
+		if (build.code !== 0)
+			throw new Error(`npm run build failed:\n${build.stdout}\n${build.stderr}`);
 	}
 	const tarball = pack(destination);
 	log(`Packed ${tarball}`);
@@ -43,18 +50,33 @@ async function installPackage(userFolder, tarball) {
 	const packageDir = path.join(nodesDir, 'node_modules', PACKAGE_NAME);
 	fs.rmSync(packageDir, { recursive: true, force: true });
 	fs.mkdirSync(packageDir, { recursive: true });
-	const untar = await runProcess('tar', ['-xzf', tarball, '-C', packageDir, '--strip-components=1'], { name: 'tar', timeoutMs: 60_000 });
+	const untar = await runProcess(
+		'tar',
+		['-xzf', tarball, '-C', packageDir, '--strip-components=1'],
+		{ name: 'tar', timeoutMs: 60_000 },
+	);
 	if (untar.code !== 0) throw new Error(`tar failed: ${untar.stderr}`);
 
 	const manifestPath = path.join(packageDir, 'package.json');
-	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(fs.readFileSync(manifestPath, 'utf8'));
+	const { devDependencies, peerDependencies, optionalDependencies, ...manifest } = JSON.parse(
+		fs.readFileSync(manifestPath, 'utf8'),
+	);
 	fs.writeFileSync(manifestPath, JSON.stringify(manifest, null, 2), 'utf8');
 	const install = await runProcess(
 		'npm',
-		['install', '--audit=false', '--fund=false', '--bin-links=false', '--install-strategy=shallow', '--ignore-scripts=true', '--package-lock=false'],
+		[
+			'install',
+			'--audit=false',
+			'--fund=false',
+			'--bin-links=false',
+			'--install-strategy=shallow',
+			'--ignore-scripts=true',
+			'--package-lock=false',
+		],
 		{ cwd: packageDir, env: cleanEnv(), timeoutMs: 300_000, name: 'npm-install', logDir: nodesDir },
 	);
-	if (install.code !== 0) throw new Error(`npm install in ${packageDir} failed:\n${install.stderr}`);
+	if (install.code !== 0)
+		throw new Error(`npm install in ${packageDir} failed:\n${install.stderr}`);
 
 	const nodesManifestPath = path.join(nodesDir, 'package.json');
 	const nodesManifest = fs.existsSync(nodesManifestPath)

@@ -10,7 +10,12 @@
 const { poll } = require('../processes');
 
 /** The owner account of every n8n the harness starts: the demo prints it, the editor check logs in with it. */
-const OWNER = { email: 'demo@example.com', password: 'Demo-password-1', firstName: 'Demo', lastName: 'User' };
+const OWNER = {
+	email: 'demo@example.com',
+	password: 'Demo-password-1',
+	firstName: 'Demo',
+	lastName: 'User',
+};
 
 /**
  * @typedef {{ status: number, contentType: string, body: any }} Answer
@@ -40,14 +45,23 @@ async function request(url, method, pathname, { cookie, body } = {}) {
 	const headers = {};
 	if (cookie) headers.cookie = cookie;
 	if (body !== undefined) headers['content-type'] = 'application/json';
-	const response = await fetch(`${url}${pathname}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+	const response = await fetch(`${url}${pathname}`, {
+		method,
+		headers,
+		body: body === undefined ? undefined : JSON.stringify(body),
+	});
 	const text = await response.text();
 	let parsed = text;
 	try {
 		parsed = JSON.parse(text);
 	} catch {}
 	const auth = response.headers.getSetCookie().find((entry) => entry.startsWith('n8n-auth='));
-	return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: parsed, cookie: auth?.split(';')[0] };
+	return {
+		status: response.status,
+		contentType: response.headers.get('content-type') ?? '',
+		body: parsed,
+		cookie: auth?.split(';')[0],
+	};
 }
 
 /**
@@ -69,7 +83,8 @@ function unflatten(text) {
 		/** @type {Record<string, unknown>} */
 		const copy = Array.isArray(value) ? /** @type {any} */ ([]) : {};
 		revived.set(index, copy);
-		for (const [key, entry] of Object.entries(value)) copy[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
+		for (const [key, entry] of Object.entries(value))
+			copy[key] = typeof entry === 'string' ? revive(Number(entry)) : entry;
 		return copy;
 	};
 	return revive(0);
@@ -82,10 +97,16 @@ function unflatten(text) {
  * @param {typeof OWNER} [owner]
  */
 async function signIn(url, owner = OWNER) {
-	const login = await request(url, 'POST', '/rest/login', { body: { emailOrLdapLoginId: owner.email, password: owner.password } });
-	const answer = login.cookie ? login : await request(url, 'POST', '/rest/owner/setup', { body: owner });
+	const login = await request(url, 'POST', '/rest/login', {
+		body: { emailOrLdapLoginId: owner.email, password: owner.password },
+	});
+	const answer = login.cookie
+		? login
+		: await request(url, 'POST', '/rest/owner/setup', { body: owner });
 	if (!answer.cookie) {
-		throw new Error(`Neither login (${login.status}) nor owner setup (${answer.status}) signed in to ${url}: ${JSON.stringify(answer.body).slice(0, 500)}`);
+		throw new Error(
+			`Neither login (${login.status}) nor owner setup (${answer.status}) signed in to ${url}: ${JSON.stringify(answer.body).slice(0, 500)}`,
+		);
 	}
 	return editorApi(url, answer.cookie);
 }
@@ -115,7 +136,9 @@ function editorApi(url, cookie) {
 	async function call(method, pathname, body) {
 		const answer = await send(method, pathname, body);
 		if (answer.status < 200 || answer.status > 299) {
-			throw new Error(`${method} ${pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 2000)}`);
+			throw new Error(
+				`${method} ${pathname} answered ${answer.status}: ${JSON.stringify(answer.body).slice(0, 2000)}`,
+			);
 		}
 		return answer.body?.data ?? answer.body;
 	}
@@ -140,10 +163,16 @@ function editorApi(url, cookie) {
 	 * @returns {Promise<Execution>}
 	 */
 	const finished = (id, timeoutMs = 240_000) =>
-		poll(`execution ${id}`, async () => {
-			const found = await execution(id);
-			return found && FINISHED.includes(found.status) && found.data?.resultData ? found : undefined;
-		}, { timeoutMs, everyMs: 100 });
+		poll(
+			`execution ${id}`,
+			async () => {
+				const found = await execution(id);
+				return found && FINISHED.includes(found.status) && found.data?.resultData
+					? found
+					: undefined;
+			},
+			{ timeoutMs, everyMs: 100 },
+		);
 
 	/**
 	 * Starts a workflow as the editor's "Execute workflow" button does (manual mode: pinned data is
@@ -155,8 +184,14 @@ function editorApi(url, cookie) {
 	async function startManually(workflowId, triggerName) {
 		// n8n 1.x and 2.8 run the workflow given in the body, 2.41 the saved one: send both.
 		const workflowData = await call('GET', `/rest/workflows/${workflowId}`);
-		const started = await call('POST', `/rest/workflows/${workflowId}/run`, { workflowData, triggerToStartFrom: { name: triggerName } });
-		if (!started?.executionId) throw new Error(`the manual run of ${workflowId} did not start: ${JSON.stringify(started).slice(0, 1000)}`);
+		const started = await call('POST', `/rest/workflows/${workflowId}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+		if (!started?.executionId)
+			throw new Error(
+				`the manual run of ${workflowId} did not start: ${JSON.stringify(started).slice(0, 1000)}`,
+			);
 		return String(started.executionId);
 	}
 
@@ -172,12 +207,16 @@ function editorApi(url, cookie) {
 		async activate(workflowId) {
 			const { versionId } = await call('GET', `/rest/workflows/${workflowId}`);
 			const activated = await call('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
-			if (!activated.active) throw new Error(`workflow ${workflowId} is not active after activation: ${JSON.stringify(activated).slice(0, 1000)}`);
+			if (!activated.active)
+				throw new Error(
+					`workflow ${workflowId} is not active after activation: ${JSON.stringify(activated).slice(0, 1000)}`,
+				);
 		},
 		/** @param {string} workflowId */
 		async deactivate(workflowId) {
 			const deactivated = await call('POST', `/rest/workflows/${workflowId}/deactivate`, {});
-			if (deactivated.active) throw new Error(`workflow ${workflowId} is still active after deactivation`);
+			if (deactivated.active)
+				throw new Error(`workflow ${workflowId} is still active after deactivation`);
 		},
 		/**
 		 * The saved executions of a workflow, oldest first.
@@ -189,7 +228,9 @@ function editorApi(url, cookie) {
 			const data = await call('GET', `/rest/executions?filter=${filter}&limit=100`);
 			/** @type {ExecutionSummary[]} */
 			const rows = data.results ?? data;
-			return rows.map((row) => ({ ...row, id: String(row.id) })).sort((a, b) => Number(a.id) - Number(b.id));
+			return rows
+				.map((row) => ({ ...row, id: String(row.id) }))
+				.sort((a, b) => Number(a.id) - Number(b.id));
 		},
 		execution,
 		finished,
@@ -201,7 +242,8 @@ function editorApi(url, cookie) {
 		 * @param {string} triggerName
 		 * @param {number} [timeoutMs]
 		 */
-		runManually: async (workflowId, triggerName, timeoutMs) => finished(await startManually(workflowId, triggerName), timeoutMs),
+		runManually: async (workflowId, triggerName, timeoutMs) =>
+			finished(await startManually(workflowId, triggerName), timeoutMs),
 	};
 }
 

@@ -49,7 +49,10 @@ function n8nEnv({ userFolder, port, brokerPort, extra = {} }) {
  * @param {Record<string, string>} [extra]
  */
 async function freshEnv(bin, userFolder, extra) {
-	return runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra }));
+	return runtimeEnv(
+		versionOfBin(bin),
+		n8nEnv({ userFolder, port: await freePort(), brokerPort: await freePort(), extra }),
+	);
 }
 
 /** The end of a command's output, for error messages. @param {{ stdout: string, stderr: string }} output */
@@ -62,7 +65,12 @@ const tail = ({ stdout, stderr }) => `${stdout.slice(-4000)}\n${stderr.slice(-40
  * @param {string} userFolder
  * @param {{ timeoutMs?: number, allowFailure?: boolean, extra?: Record<string, string> }} [options] `extra`: more environment
  */
-async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure = false, extra } = {}) {
+async function n8nCli(
+	bin,
+	args,
+	userFolder,
+	{ timeoutMs = 180_000, allowFailure = false, extra } = {},
+) {
 	const result = await runProcess(bin, args, {
 		env: await freshEnv(bin, userFolder, extra),
 		timeoutMs,
@@ -85,8 +93,13 @@ async function n8nCli(bin, args, userFolder, { timeoutMs = 180_000, allowFailure
  * @param {{ credentials?: object[], workflows?: Array<{ id: string }> }} imports
  */
 async function importIntoN8n(bin, userFolder, { credentials = [], workflows = [] }) {
-	const tooLong = workflows.filter(({ id }) => id.length > 16 && versionOfBin(bin).startsWith('1.'));
-	if (tooLong.length) throw new Error(`n8n 1.x would drop these workflow ids (more than 16 characters): ${tooLong.map(({ id }) => id).join(', ')}`);
+	const tooLong = workflows.filter(
+		({ id }) => id.length > 16 && versionOfBin(bin).startsWith('1.'),
+	);
+	if (tooLong.length)
+		throw new Error(
+			`n8n 1.x would drop these workflow ids (more than 16 characters): ${tooLong.map(({ id }) => id).join(', ')}`,
+		);
 	const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-n8n-import-'));
 	try {
 		if (credentials.length) {
@@ -97,7 +110,8 @@ async function importIntoN8n(bin, userFolder, { credentials = [], workflows = []
 		if (workflows.length) {
 			const workflowDir = path.join(dir, 'workflows');
 			fs.mkdirSync(workflowDir);
-			for (const wf of workflows) fs.writeFileSync(path.join(workflowDir, `${wf.id}.json`), JSON.stringify(wf));
+			for (const wf of workflows)
+				fs.writeFileSync(path.join(workflowDir, `${wf.id}.json`), JSON.stringify(wf));
 			await n8nCli(bin, ['import:workflow', '--separate', `--input=${workflowDir}`], userFolder);
 		}
 	} finally {
@@ -146,10 +160,18 @@ async function executeWorkflowProcess(bin, id, userFolder, { timeoutMs = 240_000
  * @param {{ timeoutMs?: number, extra?: Record<string, string> }} [options] `extra`: more environment
  */
 async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra } = {}) {
-	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, { timeoutMs, allowFailure: true, extra });
-	if (result.timedOut) throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
+	const result = await n8nCli(bin, ['execute', `--id=${id}`, '--rawOutput'], userFolder, {
+		timeoutMs,
+		allowFailure: true,
+		extra,
+	});
+	if (result.timedOut)
+		throw new Error(`n8n execute --id=${id} timed out:\n${result.stdout.slice(-4000)}`);
 	const run = parseExecuteOutput(result.stdout);
-	if (!run) throw new Error(`n8n execute --id=${id} printed no run data (code ${result.code}):\n${tail(result)}`);
+	if (!run)
+		throw new Error(
+			`n8n execute --id=${id} printed no run data (code ${result.code}):\n${tail(result)}`,
+		);
 	return { code: result.code, run, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -165,14 +187,25 @@ async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra
 async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
 	for (let attempt = 1; ; attempt++) {
 		const listenPort = port ?? (await freePort());
-		const env = runtimeEnv(versionOfBin(bin), n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }));
+		const env = runtimeEnv(
+			versionOfBin(bin),
+			n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }),
+		);
 		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
 		const url = `http://127.0.0.1:${listenPort}`;
 		let exited = false;
 		proc.exited.then(() => (exited = true));
-		const answers = () => fetch(`${url}/rest/settings`).then((response) => response.ok && !exited, () => false);
+		const answers = () =>
+			fetch(`${url}/rest/settings`).then(
+				(response) => response.ok && !exited,
+				() => false,
+			);
 		try {
-			await poll('n8n start', async () => proc.readStdout().includes('Editor is now accessible') && answers(), { timeoutMs: 180_000, proc });
+			await poll(
+				'n8n start',
+				async () => proc.readStdout().includes('Editor is now accessible') && answers(),
+				{ timeoutMs: 180_000, proc },
+			);
 			return { url, proc, stop: () => proc.stop(20_000) };
 		} catch (error) {
 			await proc.stop();

@@ -4,10 +4,19 @@ class BenchProbeApi {
 		this.name = 'benchProbeApi';
 		this.displayName = 'Bench Probe API';
 		this.properties = [
-			{ displayName: 'API Key', name: 'apiKey', type: 'string', typeOptions: { password: true }, default: '' },
+			{
+				displayName: 'API Key',
+				name: 'apiKey',
+				type: 'string',
+				typeOptions: { password: true },
+				default: '',
+			},
 			{ displayName: 'Base URL', name: 'baseUrl', type: 'string', default: '' },
 		];
-		this.authenticate = { type: 'generic', properties: { headers: { 'x-api-key': '={{$credentials.apiKey}}' } } };
+		this.authenticate = {
+			type: 'generic',
+			properties: { headers: { 'x-api-key': '={{$credentials.apiKey}}' } },
+		};
 	}
 }
 module.exports = { BenchProbeApi };

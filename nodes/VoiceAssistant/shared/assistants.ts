@@ -7,12 +7,15 @@ import { ASSISTANT_ID_FIELDS } from './spec/values';
 export function assistantId(assistant: IDataObject): string | undefined {
 	for (const field of ASSISTANT_ID_FIELDS) {
 		const value = assistant[field];
-		if ((typeof value === 'string' && value !== '') || typeof value === 'number') return String(value);
+		if ((typeof value === 'string' && value !== '') || typeof value === 'number')
+			return String(value);
 	}
 	return undefined;
 }
 
 export function assistantList(body: unknown): IDataObject[] | undefined {
 	if (!Array.isArray(body)) return undefined;
-	return body.filter((entry) => entry && typeof entry === 'object' && !Array.isArray(entry)) as IDataObject[];
+	return body.filter(
+		(entry) => entry && typeof entry === 'object' && !Array.isArray(entry),
+	) as IDataObject[];
 }

@@ -16,8 +16,12 @@ type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
  * then reject; 2.8's `sleep(ms)` ignores a second argument. Checked on each n8n version by
  * test/clock.test.ts and the e2e suite.
  */
-const { sleepWithAbort, sleep } = n8nWorkflow as unknown as { sleepWithAbort?: Sleep; sleep: Sleep };
-const clearingSleep: Sleep | undefined = typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep.length >= 2 ? sleep : undefined;
+const { sleepWithAbort, sleep } = n8nWorkflow as unknown as {
+	sleepWithAbort?: Sleep;
+	sleep: Sleep;
+};
+const clearingSleep: Sleep | undefined =
+	typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep.length >= 2 ? sleep : undefined;
 
 /** Callbacks to run when a signal aborts: one listener per signal, however many wait on it. */
 const wakers = new WeakMap<AbortSignal, Set<() => void>>();
@@ -27,7 +31,9 @@ export function onAbort(signal: AbortSignal, wake: () => void): () => void {
 	let waiting = wakers.get(signal);
 	if (!waiting) {
 		const callbacks = new Set<() => void>();
-		signal.addEventListener('abort', () => callbacks.forEach((callback) => callback()), { once: true });
+		signal.addEventListener('abort', () => callbacks.forEach((callback) => callback()), {
+			once: true,
+		});
 		wakers.set(signal, callbacks);
 		waiting = callbacks;
 	}
@@ -41,9 +47,13 @@ async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	// A signal of its own, so that thousands of waits add one listener to the run's.
 	const own = new AbortController();
 	const forget = onAbort(signal, () => own.abort());
-	if (clearingSleep) await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
+	if (clearingSleep)
+		await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
 	// A host whose sleep takes no signal (none known): the wait still ends on abort, its timer runs out.
-	else await new Promise<void>((resolve) => void [onAbort(own.signal, resolve), sleep(ms).then(resolve)]);
+	else
+		await new Promise<void>(
+			(resolve) => void [onAbort(own.signal, resolve), sleep(ms).then(resolve)],
+		);
 	forget();
 }
 

@@ -28,7 +28,8 @@ const THIS_MACHINE: ReadonlySet<string> = new Set(['localhost', '127.0.0.1', '[:
 const ONLY_THE_ADDRESS = 'enter only the address, e.g. https://api.example.com';
 
 function plainHttpProblem(url: URL, allowUnencryptedHttp: boolean): string | undefined {
-	if (url.protocol !== 'http:' || allowUnencryptedHttp || THIS_MACHINE.has(url.hostname)) return undefined;
+	if (url.protocol !== 'http:' || allowUnencryptedHttp || THIS_MACHINE.has(url.hostname))
+		return undefined;
 	return '"Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential';
 }
 
@@ -47,8 +48,10 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
 		return '"Base URL" in the credential must not contain a user name or password: put the API key in the API Key field';
 	}
 	// Every endpoint path is appended to the root: a query or a fragment would swallow it.
-	if (root.includes('?')) return `"Base URL" in the credential must not contain a query string (?…): ${ONLY_THE_ADDRESS}`;
-	if (root.includes('#')) return `"Base URL" in the credential must not contain a fragment (#…): ${ONLY_THE_ADDRESS}`;
+	if (root.includes('?'))
+		return `"Base URL" in the credential must not contain a query string (?…): ${ONLY_THE_ADDRESS}`;
+	if (root.includes('#'))
+		return `"Base URL" in the credential must not contain a fragment (#…): ${ONLY_THE_ADDRESS}`;
 	return plainHttpProblem(url, allowUnencryptedHttp);
 }
 
@@ -56,13 +59,15 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
  * The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. Every
  * request of a run goes to the same path of the same root.
  */
-const requestUrl = rememberLast((url: string | undefined, baseURL: string | undefined): URL | undefined => {
-	try {
-		return new URL(url ?? '', baseURL || undefined);
-	} catch {
-		return undefined; // n8n's client refuses such a request itself
-	}
-});
+const requestUrl = rememberLast(
+	(url: string | undefined, baseURL: string | undefined): URL | undefined => {
+		try {
+			return new URL(url ?? '', baseURL || undefined);
+		} catch {
+			return undefined; // n8n's client refuses such a request itself
+		}
+	},
+);
 
 /** The Base URL's problem: n8n authenticates every request of a run with the same one. */
 const checkedBaseUrlProblem = rememberLast((baseUrl: unknown, allowUnencryptedHttp: boolean) =>

@@ -43,14 +43,22 @@ const TRANSIENT: ReadonlySet<FailureKind> = new Set([
 	'connection-refused',
 ]);
 
-const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'PUT', 'DELETE', 'OPTIONS']);
+const IDEMPOTENT_METHODS: ReadonlySet<string> = new Set([
+	'GET',
+	'HEAD',
+	'PUT',
+	'DELETE',
+	'OPTIONS',
+]);
 
 /**
  * Whether a failed request may be sent again. A POST here starts a phone call or creates a
  * knowledge base: it is repeated only when the service cannot have acted on it.
  */
 export function isRetryable(method: string, kind: FailureKind): boolean {
-	return IDEMPOTENT_METHODS.has(method.toUpperCase()) ? TRANSIENT.has(kind) : NOT_RECEIVED.has(kind);
+	return IDEMPOTENT_METHODS.has(method.toUpperCase())
+		? TRANSIENT.has(kind)
+		: NOT_RECEIVED.has(kind);
 }
 
 /**
@@ -93,18 +101,33 @@ type N8nRequestError = { message?: string; httpCode?: string | null; context?: {
 export function readHttpFailure(error: unknown, deadlinePassed = false): HttpFailure {
 	if (error instanceof ServiceAnswerError) {
 		const { status, headers, body } = error;
-		return { kind: failureKindOf(status, undefined), status, retryAfter: headers['retry-after'], body, rawMessage: `HTTP ${status}` };
+		return {
+			kind: failureKindOf(status, undefined),
+			status,
+			retryAfter: headers['retry-after'],
+			body,
+			rawMessage: `HTTP ${status}`,
+		};
 	}
 	const { message, httpCode, context } = (error ?? {}) as N8nRequestError;
 	if (deadlinePassed) return { kind: 'timeout', code: 'ETIMEDOUT', rawMessage: 'timed out' };
 	// A request that got no HTTP answer: n8n puts the errno (ECONNREFUSED…) in httpCode.
 	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
 	const code = status === undefined && httpCode ? String(httpCode) : undefined;
-	return { kind: failureKindOf(status, code), status, code, body: context?.data, rawMessage: String(message ?? 'Unknown error') };
+	return {
+		kind: failureKindOf(status, code),
+		status,
+		code,
+		body: context?.data,
+		rawMessage: String(message ?? 'Unknown error'),
+	};
 }
 
 /** An HTML page (a proxy, a login page, a web site at the Base URL) rather than the API's JSON. */
 export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
 	if (typeof body !== 'string' || body.trim() === '') return false;
-	return String(headers['content-type'] ?? '').includes('text/html') || /^\s*<(!doctype|html)/i.test(body);
+	return (
+		String(headers['content-type'] ?? '').includes('text/html') ||
+		/^\s*<(!doctype|html)/i.test(body)
+	);
 }

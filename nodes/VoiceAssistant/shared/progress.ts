@@ -60,7 +60,10 @@ export class Progress {
 
 	private logProgress(): void {
 		const { now: pace, waiting } = this.figures.pace();
-		const paced = pace === undefined ? '' : `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
+		const paced =
+			pace === undefined
+				? ''
+				: `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);
@@ -73,7 +76,10 @@ export class Progress {
 		if (this.summarized) return;
 		this.summarized = true;
 		const lowest = this.figures.pace().lowest;
-		const paced = lowest === undefined ? '' : `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
+		const paced =
+			lowest === undefined
+				? ''
+				: `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}`,
 		);

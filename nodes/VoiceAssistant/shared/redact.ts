@@ -54,7 +54,11 @@ function base64Forms(bytes: Uint8Array): string[] {
 		const encoded = toBase64(aligned);
 		const start = Math.ceil((offset * 8) / 6);
 		const end = Math.floor((aligned.length * 8) / 6);
-		forms.push(encoded.slice(start), encoded.slice(start).replace(/=+$/, ''), encoded.slice(start, end));
+		forms.push(
+			encoded.slice(start),
+			encoded.slice(start).replace(/=+$/, ''),
+			encoded.slice(start, end),
+		);
 	}
 	return forms.flatMap((form) => [form, form.replace(/\+/g, '-').replace(/\//g, '_')]);
 }
@@ -120,7 +124,9 @@ export function redact(text: string | undefined, secret: string | undefined): st
 /** Adds what a value holds directly: an array's entries, an object's keys and entries. */
 function pushParts(value: object, pending: unknown[]): void {
 	if (Array.isArray(value)) for (const entry of value) pending.push(entry);
-	else for (const key of Object.keys(value)) pending.push(key, (value as Record<string, unknown>)[key]);
+	else
+		for (const key of Object.keys(value))
+			pending.push(key, (value as Record<string, unknown>)[key]);
 }
 
 /** Scans from a list of values still to see, not by recursion: an answer can be deeper than the stack. */
@@ -140,12 +146,20 @@ function holdsSecret(root: unknown, pattern: SecretPattern): boolean {
 function put(copy: object, key: string, entry: unknown): void {
 	// Assigning `__proto__` would set the copy's prototype, not make the own key JSON.parse makes.
 	if (key !== '__proto__') (copy as Record<string, unknown>)[key] = entry;
-	else Object.defineProperty(copy, key, { value: entry, writable: true, enumerable: true, configurable: true });
+	else
+		Object.defineProperty(copy, key, {
+			value: entry,
+			writable: true,
+			enumerable: true,
+			configurable: true,
+		});
 }
 
 function fill(copy: object, source: object, copyOf: (value: unknown) => unknown): void {
 	if (Array.isArray(source)) for (const entry of source) (copy as unknown[]).push(copyOf(entry));
-	else for (const [key, entry] of Object.entries(source)) put(copy, copyOf(key) as string, copyOf(entry));
+	else
+		for (const [key, entry] of Object.entries(source))
+			put(copy, copyOf(key) as string, copyOf(entry));
 }
 
 /**

@@ -16,17 +16,21 @@ export interface RequestPolicy {
 
 type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
 
-
 /**
  * A whole number within the range the UI shows for the option (values from expressions are not
  * held to it by n8n): empty means not set, numeric text is its number, anything else is refused.
  */
-function readWholeNumber(options: IDataObject, name: NumericOption): { value?: number; problem?: string } {
+function readWholeNumber(
+	options: IDataObject,
+	name: NumericOption,
+): { value?: number; problem?: string } {
 	const given = options[name];
 	if (isUnset(given)) return {};
-	const number = typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
+	const number =
+		typeof given === 'number' || typeof given === 'string' ? Number(given) : Number.NaN;
 	const option = optionNamed(name);
-	if (!Number.isFinite(number)) return { problem: `"${option.displayName}" (Options) must be a number` };
+	if (!Number.isFinite(number))
+		return { problem: `"${option.displayName}" (Options) must be a number` };
 	const { minValue = -Infinity, maxValue = Infinity } = option.typeOptions ?? {};
 	return { value: Math.min(maxValue, Math.max(minValue, Math.floor(number))) };
 }
@@ -44,7 +48,9 @@ function readFlag(options: IDataObject, name: FlagOption): { value?: boolean; pr
 	if (typeof given === 'boolean') return { value: given };
 	const text = typeof given === 'string' ? given.trim().toLowerCase() : undefined;
 	if (text === 'true' || text === 'false') return { value: text === 'true' };
-	return { problem: `"${optionNamed(name).displayName}" (Options) must be true or false, not ${JSON.stringify(given)}` };
+	return {
+		problem: `"${optionNamed(name).displayName}" (Options) must be true or false, not ${JSON.stringify(given)}`,
+	};
 }
 
 export function readRequestPolicy(options: IDataObject): RequestPolicy {
@@ -59,9 +65,15 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 		adaptiveConcurrency: adaptive.value ?? defaults.adaptiveConcurrency,
 		retry: retry.value ?? defaults.retry,
 		maxRetries: retries.value ?? defaults.maxRetries,
-		maxRetryWaitMs: waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
+		maxRetryWaitMs:
+			waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
 	};
-	const problem = concurrency.problem ?? retries.problem ?? waitSeconds.problem ?? adaptive.problem ?? retry.problem;
+	const problem =
+		concurrency.problem ??
+		retries.problem ??
+		waitSeconds.problem ??
+		adaptive.problem ??
+		retry.problem;
 	return problem ? { ...policy, problem } : policy;
 }
 
@@ -119,7 +131,9 @@ export const requestPolicyOptions: INodeProperties = {
 };
 
 function optionNamed(name: string): INodeProperties {
-	return requestPolicyOptions.options?.find((candidate) => candidate.name === name) as INodeProperties;
+	return requestPolicyOptions.options?.find(
+		(candidate) => candidate.name === name,
+	) as INodeProperties;
 }
 
 /** The defaults shown in the UI are the ones applied when an option is not set. */

@@ -1,4 +1,9 @@
-import type { ICredentialsDecrypted, IDataObject, IExecuteSingleFunctions, ILoadOptionsFunctions } from 'n8n-workflow';
+import type {
+	ICredentialsDecrypted,
+	IDataObject,
+	IExecuteSingleFunctions,
+	ILoadOptionsFunctions,
+} from 'n8n-workflow';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
 
 export interface ApiTarget {
@@ -26,8 +31,10 @@ function hostMatches(hostname: string, pattern: string): boolean {
  */
 export function domainRefusal(root: string, credential: IDataObject): string | undefined {
 	if (credential.allowedHttpRequestDomains !== 'domains') return undefined;
-	const allowed = typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';
-	if (!allowed) return 'No allowed domains specified. Configure allowed domains or change restriction setting.';
+	const allowed =
+		typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';
+	if (!allowed)
+		return 'No allowed domains specified. Configure allowed domains or change restriction setting.';
 	let url: URL;
 	try {
 		url = new URL(root);

@@ -12,7 +12,8 @@ export async function apiRequest(
 	path: string,
 ): Promise<unknown> {
 	const { root, apiKey, problem, notAllowed } = await readApiTarget(this);
-	if (problem ?? notAllowed) throw new NodeOperationError(this.getNode(), (problem ?? notAllowed) as string);
+	if (problem ?? notAllowed)
+		throw new NodeOperationError(this.getNode(), (problem ?? notAllowed) as string);
 	try {
 		return await this.helpers.httpRequestWithAuthentication.call(this, CREDENTIAL_NAME, {
 			method,

@@ -34,7 +34,9 @@ function rawServiceMessage(body: unknown): string | undefined {
 	}
 	if (Array.isArray(data.errors)) {
 		const parts = data.errors.map((entry) =>
-			typeof entry === 'string' ? entry : (entry as IDataObject)?.message ?? JSON.stringify(entry),
+			typeof entry === 'string'
+				? entry
+				: ((entry as IDataObject)?.message ?? JSON.stringify(entry)),
 		);
 		return parts.join('; ');
 	}
@@ -42,7 +44,16 @@ function rawServiceMessage(body: unknown): string | undefined {
 }
 
 /** Where and how a failed request went, for its message. */
-export function failureContext(options: { method?: unknown; url?: unknown; baseURL?: unknown; qs?: { id?: unknown }; timeout?: number }, attempts: number): FailureContext {
+export function failureContext(
+	options: {
+		method?: unknown;
+		url?: unknown;
+		baseURL?: unknown;
+		qs?: { id?: unknown };
+		timeout?: number;
+	},
+	attempts: number,
+): FailureContext {
 	const id = options.qs?.id;
 	return {
 		method: String(options.method ?? 'GET').toUpperCase(),
@@ -67,7 +78,8 @@ export interface FailureContext {
 }
 
 /** Said of a request that is not repeated because the service may have acted on it (see isRetryable). */
-const MAY_HAVE_ARRIVED = 'It was not sent again because the service may have received it. Check before running it again.';
+const MAY_HAVE_ARRIVED =
+	'It was not sent again because the service may have received it. Check before running it again.';
 
 const NOUN_BY_PATH: Array<[RegExp, string]> = [
 	[/knowledgeBase/, 'knowledge base'],
@@ -85,7 +97,8 @@ function describeFailure(
 	if (context.askedMs !== undefined) {
 		return {
 			message: `The service asked to wait ${Math.ceil(context.askedMs / 1000)} s before trying again (HTTP ${status}, Retry-After), longer than "Max Retry Wait" allows${retried}`,
-			description: 'Nothing more was sent for this item. Raise "Max Retry Wait" under Options (at most an hour), or run it again later.',
+			description:
+				'Nothing more was sent for this item. Raise "Max Retry Wait" under Options (at most an hour), or run it again later.',
 		};
 	}
 	switch (failure.kind) {
@@ -99,7 +112,10 @@ function describeFailure(
 			if (status === 404) {
 				const noun = NOUN_BY_PATH.find(([pattern]) => pattern.test(context.path))?.[1];
 				if (noun && context.id !== undefined) {
-					return { message: `No ${noun} with ID "${context.id}" was found (HTTP 404)`, description: said };
+					return {
+						message: `No ${noun} with ID "${context.id}" was found (HTTP 404)`,
+						description: said,
+					};
 				}
 				return {
 					message: `The service has no ${context.method} ${context.path} (HTTP 404): check the Base URL in the credential`,
@@ -113,7 +129,8 @@ function describeFailure(
 		case 'rate-limited':
 			return {
 				message: `The service kept answering "too many requests" (HTTP 429)${retried}`,
-				description: 'Lower "Max Concurrent Requests", or raise "Max Retries" or "Max Retry Wait" under Options.',
+				description:
+					'Lower "Max Concurrent Requests", or raise "Max Retries" or "Max Retry Wait" under Options.',
 			};
 		case 'unavailable':
 		case 'server-error':
@@ -159,7 +176,9 @@ export function toUserError(
 	const httpCode = failure.status !== undefined ? String(failure.status) : undefined;
 	const safeMessage = redact(message, secret) as string;
 	const safeDescription = redact(description, secret);
-	const response: JsonObject = httpCode ? { message: safeMessage, httpCode } : { message: safeMessage };
+	const response: JsonObject = httpCode
+		? { message: safeMessage, httpCode }
+		: { message: safeMessage };
 	return new NodeApiError(node, response, {
 		message: safeMessage,
 		description: safeDescription,
@@ -180,8 +199,12 @@ export function notSentError(
 	failure: NodeApiError | NodeOperationError,
 ): NodeOperationError {
 	const why = `Nothing was sent for this item: item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
-	return new NodeOperationError(node, `Not sent: item ${failedItem} failed first: ${failure.message}`, {
-		itemIndex,
-		description: failure.description ? `${why}\n${failure.description}` : why,
-	});
+	return new NodeOperationError(
+		node,
+		`Not sent: item ${failedItem} failed first: ${failure.message}`,
+		{
+			itemIndex,
+			description: failure.description ? `${why}\n${failure.description}` : why,
+		},
+	);
 }

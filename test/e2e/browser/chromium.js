@@ -21,7 +21,8 @@ const CHROMIUM_ARGS = [
  * @returns {Promise<{ context: import('playwright-core').BrowserContext, close: () => Promise<void> }>} close also removes the profile
  */
 async function openLoopbackBrowser({ url, cookie, viewport }) {
-	if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+	if (!fs.existsSync(CHROMIUM))
+		throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
 	const { chromium } = require('playwright-core');
 	const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'va-chromium-'));
 	const context = await chromium.launchPersistentContext(userDataDir, {

@@ -86,7 +86,9 @@ const PANELS = [
 			language: 'en',
 			qaInputMode: 'list',
 			questionsAndAnswers: {
-				pairs: [{ question: 'What are your opening hours?', answer: 'Monday to Friday, 9am to 5pm.' }],
+				pairs: [
+					{ question: 'What are your opening hours?', answer: 'Monday to Friday, 9am to 5pm.' },
+				],
 			},
 		},
 		labels: ['Title', 'Language', 'Questions and Answers'],
@@ -123,7 +125,12 @@ const PANELS = [
 const ACTIONS = PANELS.map((panel) => panel.node);
 
 /** Every picture the check takes, by file name (without .png). */
-const PICTURES = ['credential-modal', 'operations', ...PANELS.map((panel) => panel.file), 'playground-call-start-picker'];
+const PICTURES = [
+	'credential-modal',
+	'operations',
+	...PANELS.map((panel) => panel.file),
+	'playground-call-start-picker',
+];
 
 /** Node ids of the check's workflow: the Manual Trigger, then one per panel. */
 /** @param {number} i */
@@ -143,13 +150,22 @@ function editorWorkflow(credential) {
 		parameters: panel.parameters,
 		credentials: { [CREDENTIAL_TYPE]: { id: credential.id, name: credential.name } },
 	}));
-	const start = { id: nodeId(0), name: 'Start', type: 'n8n-nodes-base.manualTrigger', typeVersion: 1, position: [0, 0], parameters: {} };
+	const start = {
+		id: nodeId(0),
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	return {
 		name: `Voice Assistant editor check ${new Date().toISOString()}`,
 		active: false,
 		settings: { executionOrder: 'v1' },
 		nodes: [start, ...nodes],
-		connections: { Start: { main: [nodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] } },
+		connections: {
+			Start: { main: [nodes.map((node) => ({ node: node.name, type: 'main', index: 0 }))] },
+		},
 	};
 }
 
@@ -162,15 +178,24 @@ function editorWorkflow(credential) {
 function labelTexts(labels, { visibleOnly = false } = {}) {
 	return labels.evaluateAll(
 		(elements, visible) =>
-			/** @type {Array<{ offsetParent: unknown, textContent: string | null, querySelector(selector: string): { textContent: string | null } | null }>} */ (/** @type {unknown} */ (elements))
+			/** @type {Array<{ offsetParent: unknown, textContent: string | null, querySelector(selector: string): { textContent: string | null } | null }>} */ (
+				/** @type {unknown} */ (elements)
+			)
 				.filter((label) => !visible || label.offsetParent !== null)
-				.map((label) => (label.querySelector('.n8n-text') ?? label).textContent?.replace(/\*\s*$/, '').trim() ?? ''),
+				.map(
+					(label) =>
+						(label.querySelector('.n8n-text') ?? label).textContent?.replace(/\*\s*$/, '').trim() ??
+						'',
+				),
 		visibleOnly,
 	);
 }
 
 /** The labels of the parameters shown in the open node panel (hidden tabs left out). @param {Page} page */
-const shownLabels = (page) => labelTexts(page.locator('[data-test-id="node-parameters"] label.n8n-input-label'), { visibleOnly: true });
+const shownLabels = (page) =>
+	labelTexts(page.locator('[data-test-id="node-parameters"] label.n8n-input-label'), {
+		visibleOnly: true,
+	});
 
 /** Runs the node of the open panel; resolves with the number of output items it shows. @param {Page} page */
 async function executeStep(page) {
@@ -180,9 +205,11 @@ async function executeStep(page) {
 	// A run n8n refuses to start ("The workflow has issues...") only shows a toast.
 	const refused = page.locator('.el-notification').filter({ hasText: /problem/i });
 	await ran.or(refused).first().waitFor({ timeout: TIMEOUT_MS });
-	if (await refused.count()) throw new Error((await refused.first().innerText()).replace(/\s+/g, ' ').trim());
+	if (await refused.count())
+		throw new Error((await refused.first().innerText()).replace(/\s+/g, ' ').trim());
 	const error = output.locator('[data-test-id="node-error-message"]');
-	if (await error.count()) throw new Error(`the node failed: ${(await error.first().innerText()).trim()}`);
+	if (await error.count())
+		throw new Error(`the node failed: ${(await error.first().innerText()).trim()}`);
 	const count = output.locator('[data-test-id="ndv-items-count"]');
 	if (!(await count.count())) return 0; // "No output data returned"
 	const match = /(\d+)\s+items?/.exec(await count.first().innerText());
@@ -198,10 +225,15 @@ async function executeStep(page) {
 async function useAssistantPicker(page, pick, screenshot) {
 	await page.locator('[data-test-id="rlc-input"]').first().click();
 	const items = page.locator('[data-test-id="rlc-item"]');
-	await items.first().waitFor({ timeout: 30_000 }).catch(() => {});
+	await items
+		.first()
+		.waitFor({ timeout: 30_000 })
+		.catch(() => {});
 	const names = (await items.allInnerTexts()).map((name) => name.trim());
 	await screenshot(page.locator('[data-test-id="ndv"]'));
-	const chosen = items.filter({ hasText: new RegExp(`^\\s*${pick.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`) });
+	const chosen = items.filter({
+		hasText: new RegExp(`^\\s*${pick.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(`),
+	});
 	if (await chosen.count()) await chosen.first().click();
 	else await page.keyboard.press('Escape');
 	return names;
@@ -237,21 +269,39 @@ async function checkEditor(options) {
 	const { url, outDir, assistants = ['Maya'], expectLabels = {}, log = () => {} } = options;
 	const only = options.only?.length ? options.only : PICTURES;
 	const unknown = only.filter((name) => !PICTURES.includes(name));
-	if (unknown.length) throw new Error(`unknown pictures: ${unknown.join(', ')}; known: ${PICTURES.join(', ')}`);
+	if (unknown.length)
+		throw new Error(`unknown pictures: ${unknown.join(', ')}; known: ${PICTURES.join(', ')}`);
 	fs.mkdirSync(outDir, { recursive: true });
 
 	const api = await signIn(url, { ...OWNER, email: options.email, password: options.password });
 	/** @type {Array<{ id: string, name: string, type: string, data?: { baseUrl?: string } }>} */
-	const credentials = (await api.call('GET', '/rest/credentials?includeData=true')).filter((/** @type {{ type: string }} */ c) => c.type === CREDENTIAL_TYPE);
-	const credential = credentials.find((c) => /^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(c.data?.baseUrl ?? ''));
+	const credentials = (await api.call('GET', '/rest/credentials?includeData=true')).filter(
+		(/** @type {{ type: string }} */ c) => c.type === CREDENTIAL_TYPE,
+	);
+	const credential = credentials.find((c) =>
+		/^https?:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(c.data?.baseUrl ?? ''),
+	);
 	if (!credential) {
-		throw new Error(`no ${CREDENTIAL_TYPE} credential with a Base URL on 127.0.0.1 (found: ${credentials.map((c) => c.data?.baseUrl).join(', ') || 'none'})`);
+		throw new Error(
+			`no ${CREDENTIAL_TYPE} credential with a Base URL on 127.0.0.1 (found: ${credentials.map((c) => c.data?.baseUrl).join(', ') || 'none'})`,
+		);
 	}
 	/** @type {string[]} */
 	const problems = [];
 	/** @type {EditorReport} */
-	const report = { credential: {}, actions: [], panels: [], assistants: [], pictures: [], problems };
-	const { context, close } = await openLoopbackBrowser({ url, cookie: api.cookie, viewport: VIEWPORT });
+	const report = {
+		credential: {},
+		actions: [],
+		panels: [],
+		assistants: [],
+		pictures: [],
+		problems,
+	};
+	const { context, close } = await openLoopbackBrowser({
+		url,
+		cookie: api.cookie,
+		viewport: VIEWPORT,
+	});
 	/** @type {{ id: string } | undefined} */
 	let workflow;
 	try {
@@ -264,7 +314,9 @@ async function checkEditor(options) {
 		const picture = (file) => async (target) => {
 			if (!only.includes(file)) return;
 			// No "Node executed successfully" toasts over the pictures (only while taking them).
-			const hideToasts = await page.addStyleTag({ content: '.el-notification { display: none !important; }' });
+			const hideToasts = await page.addStyleTag({
+				content: '.el-notification { display: none !important; }',
+			});
 			const png = path.join(outDir, `${file}.png`);
 			await target.screenshot({ path: png, animations: 'disabled' });
 			await hideToasts.evaluate((style) => style.remove());
@@ -290,7 +342,9 @@ async function checkEditor(options) {
 			const failure = modal.getByText(/connect with these settings/i);
 			await success.or(failure).first().waitFor();
 			if (await failure.count()) {
-				const banner = (await failure.first().locator('xpath=..').innerText()).replace(/\s+/g, ' ').trim();
+				const banner = (await failure.first().locator('xpath=..').innerText())
+					.replace(/\s+/g, ' ')
+					.trim();
 				throw new Error(`the connection test failed: ${banner}`);
 			}
 			report.credential.test = (await success.innerText()).split('\n')[0].trim();
@@ -307,9 +361,14 @@ async function checkEditor(options) {
 			await page.locator('[data-test-id="node-creator-plus-button"]').click();
 			const creator = page.locator('[data-test-id="node-creator"]');
 			await creator.locator('input').first().fill('Voice Assistant');
-			await creator.locator('[data-test-id="node-creator-item-name"]').getByText('Voice Assistant', { exact: true }).click();
+			await creator
+				.locator('[data-test-id="node-creator-item-name"]')
+				.getByText('Voice Assistant', { exact: true })
+				.click();
 			await creator.getByText(ACTIONS[0], { exact: true }).waitFor();
-			report.actions = (await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()).map((a) => a.trim());
+			report.actions = (
+				await creator.locator('[data-test-id="node-creator-item-name"]').allInnerTexts()
+			).map((a) => a.trim());
 			const missing = ACTIONS.filter((action) => !report.actions.includes(action));
 			if (missing.length) problems.push(`nodes panel: missing actions ${missing.join(', ')}`);
 			await picture('operations')(creator);
@@ -324,13 +383,25 @@ async function checkEditor(options) {
 				const ndv = page.locator('[data-test-id="ndv"]');
 				await ndv.locator('[data-test-id="node-parameters"]').waitFor();
 				seen.labels = await shownLabels(page);
-				seen.missing = [...panel.labels, ...(expectLabels[panel.node] ?? [])].filter((label) => !seen.labels.includes(label));
-				if (seen.missing.length) problems.push(`${panel.node}: missing ${seen.missing.map((l) => `"${l}"`).join(', ')}`);
+				seen.missing = [...panel.labels, ...(expectLabels[panel.node] ?? [])].filter(
+					(label) => !seen.labels.includes(label),
+				);
+				if (seen.missing.length)
+					problems.push(`${panel.node}: missing ${seen.missing.map((l) => `"${l}"`).join(', ')}`);
 				if (panel.picker) {
-					report.assistants = await useAssistantPicker(page, assistants[0], picture('playground-call-start-picker'));
-					const absent = assistants.filter((a) => !report.assistants.some((listed) => listed.startsWith(`${a} (`)));
+					report.assistants = await useAssistantPicker(
+						page,
+						assistants[0],
+						picture('playground-call-start-picker'),
+					);
+					const absent = assistants.filter(
+						(a) => !report.assistants.some((listed) => listed.startsWith(`${a} (`)),
+					);
 					if (!report.assistants.length) problems.push('Assistant picker: the list is empty');
-					else if (absent.length) problems.push(`Assistant picker: ${absent.join(', ')} not listed (${report.assistants.join(', ')})`);
+					else if (absent.length)
+						problems.push(
+							`Assistant picker: ${absent.join(', ')} not listed (${report.assistants.join(', ')})`,
+						);
 				}
 				seen.items = await executeStep(page);
 				if (seen.items < 1) problems.push(`${panel.node}: no output items`);
@@ -385,7 +456,8 @@ if (require.main === module) {
 	Promise.resolve()
 		.then(() => checkEditor({ ...parseArgs(process.argv.slice(2)), log }))
 		.then((report) => {
-			for (const panel of report.panels) log(`${panel.node}: ${panel.items} item(s); labels ${panel.labels.join(', ')}`);
+			for (const panel of report.panels)
+				log(`${panel.node}: ${panel.items} item(s); labels ${panel.labels.join(', ')}`);
 			log(`assistant picker: ${report.assistants.join(', ')}`);
 			log(`credential modal: ${report.credential.test}`);
 			log(`pictures: ${report.pictures.join(', ')}`);

@@ -43,9 +43,13 @@ async function workflowPictures({ url, cookie, outDir, workflows, log = () => {}
 			await page.addStyleTag({ content: `${hide} { visibility: hidden !important; }` });
 			await page
 				.getByRole('button', { name: 'Execute workflow', exact: true })
-				.evaluateAll((buttons) => buttons.forEach((button) => (button.style.visibility = 'hidden')));
+				.evaluateAll((buttons) =>
+					buttons.forEach((button) => (button.style.visibility = 'hidden')),
+				);
 			await page.waitForTimeout(800);
-			const canvas = page.locator('[data-test-id="canvas-wrapper"], [data-test-id="canvas"]').first();
+			const canvas = page
+				.locator('[data-test-id="canvas-wrapper"], [data-test-id="canvas"]')
+				.first();
 			const png = path.join(outDir, `${file}.png`);
 			// Without the tab bar above and the canvas buttons on the right edge.
 			const box = (await canvas.count()) ? await canvas.boundingBox() : undefined;

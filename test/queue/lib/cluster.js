@@ -22,7 +22,12 @@ const { freePort, killGroup, poll, startProcess } = require('../../../tools/proc
 /** The n8n versions of the suite: N8N_QUEUE_VERSIONS, or 2.8.4 and the newest of the e2e matrix. */
 function queueVersions() {
 	const raw = process.env.N8N_QUEUE_VERSIONS;
-	return raw ? raw.split(',').map((version) => version.trim()).filter(Boolean) : ['2.8.4', '2.41.1'];
+	return raw
+		? raw
+				.split(',')
+				.map((version) => version.trim())
+				.filter(Boolean)
+		: ['2.8.4', '2.41.1'];
 }
 
 /**
@@ -58,10 +63,16 @@ function startedExecutions(logText) {
  * @param {string[]} paths
  */
 async function waitForWebhooks(postgres, database, paths) {
-	await poll(`webhooks registered: ${paths.join(', ')}`, async () => {
-		const registered = (await postgres.query(database, 'select "webhookPath" from webhook_entity')).map(([webhookPath]) => webhookPath);
-		return paths.every((webhookPath) => registered.includes(webhookPath));
-	}, { timeoutMs: 120_000 });
+	await poll(
+		`webhooks registered: ${paths.join(', ')}`,
+		async () => {
+			const registered = (
+				await postgres.query(database, 'select "webhookPath" from webhook_entity')
+			).map(([webhookPath]) => webhookPath);
+			return paths.every((webhookPath) => registered.includes(webhookPath));
+		},
+		{ timeoutMs: 120_000 },
+	);
 }
 
 /**
@@ -75,7 +86,16 @@ async function waitForWebhooks(postgres, database, paths) {
  * }} options
  */
 async function startCluster(options) {
-	const { bin, version, tarball, workDir, postgres, workers = 2, concurrency = 5, log = () => {} } = options;
+	const {
+		bin,
+		version,
+		tarball,
+		workDir,
+		postgres,
+		workers = 2,
+		concurrency = 5,
+		log = () => {},
+	} = options;
 	const name = `n8n_${version.replace(/\W/g, '_')}`;
 	const userFolder = fs.mkdtempSync(path.join(workDir, `${name}-`));
 	const logDir = path.join(userFolder, 'logs');
@@ -93,17 +113,25 @@ async function startCluster(options) {
 	};
 
 	await postgres.createDatabase(name);
-	await timed('package installed in the shared user folder', () => installPackage(userFolder, tarball));
+	await timed('package installed in the shared user folder', () =>
+		installPackage(userFolder, tarball),
+	);
 	const importDir = path.join(userFolder, 'import');
 	fs.mkdirSync(path.join(importDir, 'workflows'), { recursive: true });
 	const credentialFile = path.join(importDir, 'credentials.json');
 	fs.writeFileSync(credentialFile, JSON.stringify(options.credentials));
-	for (const wf of options.workflows) fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
+	for (const wf of options.workflows)
+		fs.writeFileSync(path.join(importDir, 'workflows', `${wf.id}.json`), JSON.stringify(wf));
 	/** @param {string[]} args */
 	const cli = (args) => n8nCli(bin, args, userFolder, { extra: settings, timeoutMs: 300_000 });
-	await timed('database migrated, credentials imported', () => cli(['import:credentials', `--input=${credentialFile}`]));
-	await timed('workflows imported', () => cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]));
-	for (const id of options.publish) await timed(`workflow ${id} published`, () => cli(['publish:workflow', `--id=${id}`]));
+	await timed('database migrated, credentials imported', () =>
+		cli(['import:credentials', `--input=${credentialFile}`]),
+	);
+	await timed('workflows imported', () =>
+		cli(['import:workflow', '--separate', `--input=${path.join(importDir, 'workflows')}`]),
+	);
+	for (const id of options.publish)
+		await timed(`workflow ${id} published`, () => cli(['publish:workflow', `--id=${id}`]));
 
 	/** @type {Worker[]} */
 	const workerProcs = [];
@@ -130,26 +158,53 @@ async function startCluster(options) {
 			QUEUE_HEALTH_CHECK_PORT: String(healthPort),
 			N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
 		});
-		const proc = startProcess(bin, ['worker', `--concurrency=${concurrency}`], { env, logDir, name: `n8n-worker-${index}` });
+		const proc = startProcess(bin, ['worker', `--concurrency=${concurrency}`], {
+			env,
+			logDir,
+			name: `n8n-worker-${index}`,
+		});
 		const worker = { name: `worker-${index}`, index, proc, healthPort, killed: false };
 		workerProcs.push(worker);
-		const ready = () => fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`).then((response) => response.ok, () => false);
-		await poll(`n8n worker ${index}`, async () => proc.readStdout().includes('n8n worker is now ready') && ready(), { timeoutMs: 240_000, proc });
+		const ready = () =>
+			fetch(`http://127.0.0.1:${healthPort}/healthz/readiness`).then(
+				(response) => response.ok,
+				() => false,
+			);
+		await poll(
+			`n8n worker ${index}`,
+			async () => proc.readStdout().includes('n8n worker is now ready') && ready(),
+			{ timeoutMs: 240_000, proc },
+		);
 		return worker;
 	}
 
 	const [mainStarted, ...workersStarted] = await timed(`main and ${workers} workers started`, () =>
-		Promise.allSettled([startN8n(bin, userFolder, { logDir, extra: settings }), ...Array.from({ length: workers }, () => startWorker())]),
+		Promise.allSettled([
+			startN8n(bin, userFolder, { logDir, extra: settings }),
+			...Array.from({ length: workers }, () => startWorker()),
+		]),
 	);
-	if (mainStarted.status === 'rejected' || workersStarted.some((result) => result.status === 'rejected')) {
-		await Promise.all([mainStarted.status === 'fulfilled' && mainStarted.value.stop(), ...workerProcs.map((worker) => worker.proc.stop(5_000))]);
-		throw [mainStarted, ...workersStarted].flatMap((result) => (result.status === 'rejected' ? [result.reason] : []))[0];
+	if (
+		mainStarted.status === 'rejected' ||
+		workersStarted.some((result) => result.status === 'rejected')
+	) {
+		await Promise.all([
+			mainStarted.status === 'fulfilled' && mainStarted.value.stop(),
+			...workerProcs.map((worker) => worker.proc.stop(5_000)),
+		]);
+		throw [mainStarted, ...workersStarted].flatMap((result) =>
+			result.status === 'rejected' ? [result.reason] : [],
+		)[0];
 	}
 	const main = mainStarted.value;
 	// n8n 2.41 registers the webhooks of published workflows shortly after it says it is ready.
 	const webhookPaths = options.workflows
 		.filter((wf) => options.publish.includes(wf.id))
-		.flatMap((wf) => wf.nodes.filter((node) => node.type === 'n8n-nodes-base.webhook').map((node) => String(node.parameters.path)));
+		.flatMap((wf) =>
+			wf.nodes
+				.filter((node) => node.type === 'n8n-nodes-base.webhook')
+				.map((node) => String(node.parameters.path)),
+		);
 	await timed('webhooks registered', () => waitForWebhooks(postgres, name, webhookPaths));
 
 	return {

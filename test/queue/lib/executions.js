@@ -53,26 +53,40 @@ function executionsOf(postgres, database) {
 		 * @param {number} count
 		 */
 		waitForNew: (afterId, count, { timeoutMs = 120_000 } = {}) =>
-			poll(`${count} executions after #${afterId}`, async () => {
-				const rows = await list(afterId);
-				return rows.length >= count ? rows.slice(0, count) : undefined;
-			}, { timeoutMs }),
+			poll(
+				`${count} executions after #${afterId}`,
+				async () => {
+					const rows = await list(afterId);
+					return rows.length >= count ? rows.slice(0, count) : undefined;
+				},
+				{ timeoutMs },
+			),
 		/**
 		 * Waits until the executions have finished (success, error, crashed or canceled); returns them.
 		 * @param {string[]} ids
 		 */
 		waitForFinished: (ids, { timeoutMs = 600_000 } = {}) =>
-			poll(`executions ${ids.join(', ')} finished`, async () => {
-				const rows = (await list(Math.min(...ids.map(Number)) - 1)).filter((row) => ids.includes(row.id));
-				return rows.length === ids.length && rows.every((row) => FINISHED.includes(row.status)) ? rows : undefined;
-			}, { timeoutMs, everyMs: 1_000 }),
+			poll(
+				`executions ${ids.join(', ')} finished`,
+				async () => {
+					const rows = (await list(Math.min(...ids.map(Number)) - 1)).filter((row) =>
+						ids.includes(row.id),
+					);
+					return rows.length === ids.length && rows.every((row) => FINISHED.includes(row.status))
+						? rows
+						: undefined;
+				},
+				{ timeoutMs, everyMs: 1_000 },
+			),
 		/**
 		 * What n8n saved of an execution's run, shaped like `n8n execute`'s output ({ data: { resultData } }), or undefined.
 		 * @param {string} id
 		 * @returns {Promise<import('../../../tools/n8n').N8nRun | undefined>}
 		 */
 		async run(id) {
-			const rows = await query(`select data from execution_data where "executionId" = ${Number(id)}`);
+			const rows = await query(
+				`select data from execution_data where "executionId" = ${Number(id)}`,
+			);
 			return rows.length ? { data: unflatten(rows[0][0]) } : undefined;
 		},
 		/**
@@ -81,7 +95,9 @@ function executionsOf(postgres, database) {
 		 * @returns {Promise<string[]>}
 		 */
 		async processedKeys(workflowId) {
-			const rows = await query(`select value from processed_data where "workflowId" = '${workflowId}'`);
+			const rows = await query(
+				`select value from processed_data where "workflowId" = '${workflowId}'`,
+			);
 			return rows.flatMap(([value]) => JSON.parse(value).data ?? []);
 		},
 	};

@@ -11,11 +11,9 @@ export const getManyOperation: INodePropertyOptions = {
 	value: 'getAll',
 	action: 'Get many assistants',
 	description: 'List the voice-call assistants of the account',
-	routing: operationRouting(
-		ENDPOINTS.listAssistants,
-		{ checkParameters: listParameterProblems },
-		[shapeAssistantList],
-	),
+	routing: operationRouting(ENDPOINTS.listAssistants, { checkParameters: listParameterProblems }, [
+		shapeAssistantList,
+	]),
 };
 
 export const getManyFields: INodeProperties[] = [
@@ -56,7 +54,10 @@ export const getManyFields: INodeProperties[] = [
 				displayName: 'Type',
 				name: 'type',
 				type: 'options',
-				options: ASSISTANT_TYPES.map((type) => ({ name: type === 'inbound' ? 'Inbound' : 'Outbound', value: type })),
+				options: ASSISTANT_TYPES.map((type) => ({
+					name: type === 'inbound' ? 'Inbound' : 'Outbound',
+					value: type,
+				})),
 				default: 'outbound',
 				description: 'Only assistants that take (inbound) or make (outbound) calls',
 			},

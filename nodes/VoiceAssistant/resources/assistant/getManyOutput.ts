@@ -45,7 +45,11 @@ function flag(value: unknown): boolean | undefined {
 }
 
 /** A filter value: the spec's code in any case, or (for languages) the language's English name. */
-function matchCode(value: unknown, codes: readonly string[], names: Record<string, string> = {}): string | undefined {
+function matchCode(
+	value: unknown,
+	codes: readonly string[],
+	names: Record<string, string> = {},
+): string | undefined {
 	const text = String(value).trim().toLowerCase();
 	return (
 		codes.find((code) => code === text) ??
@@ -54,7 +58,10 @@ function matchCode(value: unknown, codes: readonly string[], names: Record<strin
 }
 
 /** Get Many's parameters, checked: what the output should be, or what is wrong with them. */
-function readListOptions(context: IExecuteSingleFunctions): { options: ListOptions; problems: string[] } {
+function readListOptions(context: IExecuteSingleFunctions): {
+	options: ListOptions;
+	problems: string[];
+} {
 	const problems: string[] = [];
 	const returnAll = flag(context.getNodeParameter('returnAll', false));
 	if (returnAll === undefined) problems.push('"Return All" must be true or false');
@@ -63,17 +70,24 @@ function readListOptions(context: IExecuteSingleFunctions): { options: ListOptio
 	let limit = Infinity;
 	if (returnAll === false) {
 		limit = Number(context.getNodeParameter('limit', 50));
-		if (!Number.isInteger(limit) || limit < 1) problems.push('"Limit" must be a whole number of at least 1');
+		if (!Number.isInteger(limit) || limit < 1)
+			problems.push('"Limit" must be a whole number of at least 1');
 	}
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
-	const options: ListOptions = { returnAll: returnAll ?? false, limit, simplify: simplifyOutput ?? true };
+	const options: ListOptions = {
+		returnAll: returnAll ?? false,
+		limit,
+		simplify: simplifyOutput ?? true,
+	};
 	if (!isUnset(filters.type)) {
 		options.type = matchCode(filters.type, ASSISTANT_TYPES);
-		if (!options.type) problems.push(`"Filters → Type" must be one of: ${ASSISTANT_TYPES.join(', ')}`);
+		if (!options.type)
+			problems.push(`"Filters → Type" must be one of: ${ASSISTANT_TYPES.join(', ')}`);
 	}
 	if (!isUnset(filters.language)) {
 		options.language = matchCode(filters.language, ASSISTANT_LANGUAGES, LANGUAGE_NAMES);
-		if (!options.language) problems.push(`"Filters → Language" must be one of: ${ASSISTANT_LANGUAGES.join(', ')}`);
+		if (!options.language)
+			problems.push(`"Filters → Language" must be one of: ${ASSISTANT_LANGUAGES.join(', ')}`);
 	}
 	return { options, problems };
 }
@@ -87,7 +101,11 @@ function describeBody(body: unknown, headers: IDataObject): string {
 	if (body === '' || body === undefined) return 'an empty body';
 	if (body === null) return 'null';
 	if (isHtml(body, headers)) return 'an HTML page';
-	return Array.isArray(body) ? 'a list' : typeof body === 'object' ? 'an object' : `a ${typeof body}`;
+	return Array.isArray(body)
+		? 'a list'
+		: typeof body === 'object'
+			? 'an object'
+			: `a ${typeof body}`;
 }
 
 /** postReceive of Assistant → Get Many: filters, limits and simplifies the list, one item per assistant. */
@@ -103,7 +121,8 @@ export async function shapeAssistantList(
 			`The service answered the assistant list with ${describeBody(response.body, response.headers)} instead of a list`,
 			{
 				itemIndex: this.getItemIndex(),
-				description: 'Check that the Base URL in the credential points at the voice assistant service.',
+				description:
+					'Check that the Base URL in the credential points at the voice assistant service.',
 			},
 		);
 	}
@@ -115,5 +134,7 @@ export async function shapeAssistantList(
 				(!options.language || assistant.language === options.language),
 		)
 		.slice(0, options.limit);
-	return assistants.map((assistant) => ({ json: options.simplify ? simplify(assistant) : assistant }));
+	return assistants.map((assistant) => ({
+		json: options.simplify ? simplify(assistant) : assistant,
+	}));
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { parseJsonInput } from '../../shared/spec/coerce';
 import type { Normalized, RequestContract } from '../../shared/spec/contract';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
@@ -13,9 +18,11 @@ const labels = { title: 'Title', language: 'Language', data: 'Questions and Answ
 
 /** The UI list arrives as data[i] (absent when empty); JSON mode arrives as text or a parsed value. */
 function normalizeKnowledgeBase(body: IDataObject, context: IExecuteSingleFunctions): Normalized {
-	if (context.getNodeParameter('qaInputMode', 'list') === 'list') return { body: { ...body, data: body.data ?? [] } };
+	if (context.getNodeParameter('qaInputMode', 'list') === 'list')
+		return { body: { ...body, data: body.data ?? [] } };
 	const parsed = parseJsonInput(body.data);
-	if ('problem' in parsed) return { problem: `"data" (Questions and Answers (JSON)) ${parsed.problem}` };
+	if ('problem' in parsed)
+		return { problem: `"data" (Questions and Answers (JSON)) ${parsed.problem}` };
 	return { body: { ...body, data: parsed.value } };
 }
 
@@ -49,7 +56,10 @@ export const knowledgeBaseBodyFields: INodeProperties[] = [
 		name: 'language',
 		type: 'options',
 		required: true,
-		options: KNOWLEDGE_BASE_LANGUAGES.map((code) => ({ name: code === 'en' ? 'English' : code, value: code })),
+		options: KNOWLEDGE_BASE_LANGUAGES.map((code) => ({
+			name: code === 'en' ? 'English' : code,
+			value: code,
+		})),
 		default: 'en',
 		displayOptions: { show: showForBodyOperations },
 		description: 'Language of the questions and answers (the service supports English only)',
@@ -108,7 +118,8 @@ export const knowledgeBaseBodyFields: INodeProperties[] = [
 		name: 'questionsAndAnswersJson',
 		type: 'json',
 		required: true,
-		default: '[\n  { "question": "What are your opening hours?", "answer": "9am to 5pm, Monday to Friday." }\n]',
+		default:
+			'[\n  { "question": "What are your opening hours?", "answer": "9am to 5pm, Monday to Friday." }\n]',
 		displayOptions: { show: { ...showForBodyOperations, qaInputMode: ['json'] } },
 		description:
 			'An array of objects with a question and an answer. Other keys of each object are ignored.',

@@ -8,7 +8,10 @@ export const updateOperation: INodePropertyOptions = {
 	value: 'update',
 	action: 'Update a knowledge base',
 	description: 'Replace the title, language and question/answer pairs of a knowledge base',
-	routing: operationRouting(ENDPOINTS.updateKnowledgeBase, { ...knowledgeBaseContract, idLabel: 'Knowledge Base ID' }),
+	routing: operationRouting(ENDPOINTS.updateKnowledgeBase, {
+		...knowledgeBaseContract,
+		idLabel: 'Knowledge Base ID',
+	}),
 };
 
 export const updateFields: INodeProperties[] = [

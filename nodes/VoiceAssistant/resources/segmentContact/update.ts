@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	INodeProperties,
+	INodePropertyOptions,
+} from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
 import type { Normalized, RequestContract } from '../../shared/spec/contract';
 import { inputColumn, readFields, type FieldMap } from '../../shared/spec/fields';
@@ -46,7 +51,10 @@ function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; i
 	const columns = context.getNodeParameter('inputColumns', {}) as Record<string, string>;
 	const body: IDataObject = {};
 	for (const field of AUTO_FIELDS) {
-		const name = typeof columns[field] === 'string' && columns[field].trim() !== '' ? columns[field].trim() : field;
+		const name =
+			typeof columns[field] === 'string' && columns[field].trim() !== ''
+				? columns[field].trim()
+				: field;
 		const value = inputColumn(json, name);
 		if (value !== undefined) body[field] = value as IDataObject[string];
 	}
@@ -62,7 +70,10 @@ function normalizeContact(_assembled: IDataObject, context: IExecuteSingleFuncti
 		const { id, ...body } = readFields(context, CONTACT_FIELDS);
 		mapped = { body, id };
 	}
-	const body = withoutEmpty(textFields(mapped.body, Object.keys(labels)), SEGMENT_CONTACT_OPTIONAL_FIELDS);
+	const body = withoutEmpty(
+		textFields(mapped.body, Object.keys(labels)),
+		SEGMENT_CONTACT_OPTIONAL_FIELDS,
+	);
 	return { body, id: mapped.id ?? undefined }; // preSend reads a number as its digits, as for every id
 }
 
@@ -112,7 +123,7 @@ export const updateFields: INodeProperties[] = [
 				name: 'Map Automatically',
 				value: 'auto',
 				description:
-					'Use the input item\'s fields as the API names them (ID, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status), or the columns named under Input Columns. No expression per item: the fastest mapping for bulk runs.',
+					"Use the input item's fields as the API names them (ID, first_name, last_name, phone, and optionally email, description, job_title, lifecycle_stage, lead_status), or the columns named under Input Columns. No expression per item: the fastest mapping for bulk runs.",
 			},
 		],
 		default: 'manual',
@@ -203,7 +214,8 @@ export const updateFields: INodeProperties[] = [
 				name: 'lifecycleStage',
 				type: 'string',
 				default: '',
-				description: 'Lifecycle stage as your account names it (the allowed values are not published)',
+				description:
+					'Lifecycle stage as your account names it (the allowed values are not published)',
 			},
 		],
 	},

@@ -117,7 +117,9 @@ export function accountOf(root: string, apiKey: string | undefined): string {
 	} catch {
 		// left as written: such a Base URL sends nothing anyway
 	}
-	return createHash('sha256').update(`${where}\n${(apiKey ?? '').trim()}`).digest('hex');
+	return createHash('sha256')
+		.update(`${where}\n${(apiKey ?? '').trim()}`)
+		.digest('hex');
 }
 
 export function joinAccountPace(account: string, run: object): AccountPace {

@@ -52,9 +52,13 @@ export class AnswerFeedback {
 		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
-		this.limit.onAnswer(failure !== undefined && isPushback(failure) && !(paced && throttled), this.limiter.inUse);
+		this.limit.onAnswer(
+			failure !== undefined && isPushback(failure) && !(paced && throttled),
+			this.limiter.inUse,
+		);
 		this.limiter.setLimit(this.limit.limit);
-		if (pacer?.rate !== undefined) this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);
+		if (pacer?.rate !== undefined)
+			this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);
 		if (this.limit.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) pacer?.rateLimited();

@@ -50,7 +50,10 @@ export interface LoopItem {
 }
 
 /** `inputData` of the item's context (a private field in every version). */
-type LoopInput = { main?: Array<Array<{ json?: unknown }>>; ai_tool?: Array<Array<{ json?: unknown }>> };
+type LoopInput = {
+	main?: Array<Array<{ json?: unknown }>>;
+	ai_tool?: Array<Array<{ json?: unknown }>>;
+};
 
 function loopInput(context: IExecuteSingleFunctions): LoopInput | undefined {
 	return (context as unknown as { inputData?: LoopInput }).inputData;
@@ -69,10 +72,15 @@ export function nodeRunOf(context: IExecuteSingleFunctions): object {
 	const toolArgs = input?.ai_tool?.[0]?.[0]?.json;
 	if (executeData && toolArgs !== null && typeof toolArgs === 'object') return toolArgs;
 	if (input) return input;
-	throw new NodeOperationError(context.getNode(), 'This n8n version runs the node in a way it does not know', {
-		itemIndex: context.getItemIndex(),
-		description: 'n8n gave the node neither its execution data nor its input, so it cannot tell which items belong together. Nothing was sent.',
-	});
+	throw new NodeOperationError(
+		context.getNode(),
+		'This n8n version runs the node in a way it does not know',
+		{
+			itemIndex: context.getItemIndex(),
+			description:
+				'n8n gave the node neither its execution data nor its input, so it cannot tell which items belong together. Nothing was sent.',
+		},
+	);
 }
 
 /** The number of items n8n's loop goes through (Execute Once already applied); a tool call is one. */
@@ -88,11 +96,14 @@ function itemCount(context: IExecuteSingleFunctions): number {
  * n8n-workflow's `toHostname` marks the new loop, as that same code of 2.39.4 calls it and
  * n8n-workflow 2.39.2 (which n8n-core 2.39.4 needs) added it.
  */
-const LOOP_SKIPS_FAILED_ITEMS = typeof (n8nWorkflow as { toHostname?: unknown }).toHostname === 'function';
+const LOOP_SKIPS_FAILED_ITEMS =
+	typeof (n8nWorkflow as { toHostname?: unknown }).toHostname === 'function';
 
 /** runNode reads Batching from the node's Request Options: a pause of `batchInterval` before every `batchSize`-th item. */
 function readBatching(context: IExecuteSingleFunctions): Batching | undefined {
-	const { batching } = context.getNodeParameter('requestOptions', {}) as { batching?: { batch?: IDataObject } };
+	const { batching } = context.getNodeParameter('requestOptions', {}) as {
+		batching?: { batch?: IDataObject };
+	};
 	const size = Number(batching?.batch?.batchSize);
 	const intervalMs = Number(batching?.batch?.batchInterval);
 	return intervalMs > 0 ? { size: size > 0 ? size : 1, intervalMs } : undefined;
@@ -121,7 +132,10 @@ export function readLoopItem(context: IExecuteSingleFunctions): LoopItem {
 }
 
 /** The context an attempt sends through: n8n's request helper aborts the request on its getExecutionCancelSignal(). */
-export function withCancelSignal<T extends IExecuteSingleFunctions>(context: T, signal: AbortSignal): T {
+export function withCancelSignal<T extends IExecuteSingleFunctions>(
+	context: T,
+	signal: AbortSignal,
+): T {
 	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
 }
 
@@ -199,12 +213,19 @@ const runOfRequest = new WeakMap<object, { run: Run; item: LoopItem }>();
  * 0 (or the first item n8n could prepare) starts a run; the others join it while n8n's loop is
  * on. A run that item 0 of a later try finds still preparing was abandoned by n8n.
  */
-export function joinRun(context: IExecuteSingleFunctions, request: object, start: (item: LoopItem, loop: ItemLoop) => Run): { run: Run; item: LoopItem } {
+export function joinRun(
+	context: IExecuteSingleFunctions,
+	request: object,
+	start: (item: LoopItem, loop: ItemLoop) => Run,
+): { run: Run; item: LoopItem } {
 	const item = readLoopItem(context);
 	let run = latestRun.get(item.nodeRun);
 	if (item.itemIndex === 0 || !run?.loop.preparing) {
 		if (run?.loop.preparing) run.end('abandoned');
-		run = start(item, new ItemLoop(item.itemCount, readBatching(context), item.skipsFailedItems, item.cancelSignal));
+		run = start(
+			item,
+			new ItemLoop(item.itemCount, readBatching(context), item.skipsFailedItems, item.cancelSignal),
+		);
 		latestRun.set(item.nodeRun, run);
 	}
 	const joined = { run, item };
@@ -213,8 +234,14 @@ export function joinRun(context: IExecuteSingleFunctions, request: object, start
 }
 
 /** The run of a request that went through preSend (every operation's routing has one), and its item. */
-export function runOf(context: IExecuteSingleFunctions, request: object): { run: Run; item: LoopItem } {
+export function runOf(
+	context: IExecuteSingleFunctions,
+	request: object,
+): { run: Run; item: LoopItem } {
 	const joined = runOfRequest.get(request);
-	if (!joined) throw new NodeOperationError(context.getNode(), 'The request skipped the node\'s preparation', { itemIndex: context.getItemIndex() });
+	if (!joined)
+		throw new NodeOperationError(context.getNode(), "The request skipped the node's preparation", {
+			itemIndex: context.getItemIndex(),
+		});
 	return joined;
 }

@@ -1,4 +1,9 @@
-import type { IDataObject, IExecuteSingleFunctions, IN8nHttpFullResponse, INodeExecutionData } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteSingleFunctions,
+	IN8nHttpFullResponse,
+	INodeExecutionData,
+} from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { originOf } from '../target';
 import { isHtml, ServiceAnswerError } from '../httpFailure';
@@ -8,7 +13,8 @@ import type { NodeError } from './triesMemory';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */
 function asJson(answer: unknown): IDataObject {
-	if (answer !== null && typeof answer === 'object' && !Array.isArray(answer)) return answer as IDataObject;
+	if (answer !== null && typeof answer === 'object' && !Array.isArray(answer))
+		return answer as IDataObject;
 	// An empty body (e.g. 204) carries nothing to show.
 	if (answer === undefined || (typeof answer === 'string' && answer.trim() === '')) return {};
 	return { response: answer as IDataObject[string] };
@@ -41,10 +47,16 @@ export function outputItems(
  * details (the service's own message, the problems of an invalid input), worded as n8n words
  * the errors of its own tools.
  */
-export function errorItem({ asTool, itemIndex }: Pick<LoopItem, 'asTool' | 'itemIndex'>, error: NodeError): INodeExecutionData {
+export function errorItem(
+	{ asTool, itemIndex }: Pick<LoopItem, 'asTool' | 'itemIndex'>,
+	error: NodeError,
+): INodeExecutionData {
 	const { message, description } = error;
 	const details = asTool && description && !message.includes(description);
-	return { json: { error: details ? `${message}\n\nDetails: ${description}` : message }, pairedItem: { item: itemIndex } };
+	return {
+		json: { error: details ? `${message}\n\nDetails: ${description}` : message },
+		pairedItem: { item: itemIndex },
+	};
 }
 
 /**
@@ -73,11 +85,19 @@ export async function failOnHttpError(
 		throw new NodeOperationError(
 			this.getNode(),
 			`The service answered with an HTML page instead of JSON (HTTP ${response.statusCode}): check the Base URL in the credential`,
-			{ itemIndex: this.getItemIndex(), description: 'Nothing was done: the answer came from a web page, not the API.' },
+			{
+				itemIndex: this.getItemIndex(),
+				description: 'Nothing was done: the answer came from a web page, not the API.',
+			},
 		);
 	}
 	if (response.statusCode < 400) return items;
-	throw new ServiceAnswerError(this.getNode(), response.statusCode, response.headers, response.body);
+	throw new ServiceAnswerError(
+		this.getNode(),
+		response.statusCode,
+		response.headers,
+		response.body,
+	);
 }
 
 /**

@@ -75,7 +75,8 @@ export class RatePacer {
 		this.window.answered++;
 		const bucket = Math.floor(now / BUCKET_MS);
 		this.answeredBuckets.set(bucket, (this.answeredBuckets.get(bucket) ?? 0) + 1);
-		for (const key of this.answeredBuckets.keys()) if (key <= bucket - WINDOW_MS / BUCKET_MS) this.answeredBuckets.delete(key);
+		for (const key of this.answeredBuckets.keys())
+			if (key <= bucket - WINDOW_MS / BUCKET_MS) this.answeredBuckets.delete(key);
 	}
 
 	/** The service showed a rate limit: pace from now on, at what it answered in the last window. */
@@ -104,7 +105,8 @@ export class RatePacer {
 		// The pace, not something else (few items left, the concurrency limit), held the run back.
 		const paceBound = waited && sent >= 0.5 * this.pace * (elapsedMs / 1000);
 		if (share > MAX_THROTTLED_SHARE) {
-			const futile = this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
+			const futile =
+				this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
 			this.futileCuts = futile ? this.futileCuts + 1 : 0;
 			if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) {
 				this.pace = undefined;
@@ -122,7 +124,8 @@ export class RatePacer {
 		if (share > 0) this.growthStreak = 0;
 		else if (paceBound) {
 			// Growth per second of the window: a window that gathered its answers slowly grows as much.
-			const perSecond = 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
+			const perSecond =
+				1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
 			this.pace *= perSecond ** (elapsedMs / 1000);
 		}
 	}

@@ -47,9 +47,13 @@ export function decideRetry(
 	if (!policy.retry || !isRetryable(method, kind)) return { retry: false };
 	if (!guided && unguidedRetries >= policy.maxRetries) return { retry: false };
 	// A floor: `Retry-After: 0` (or a backoff drawn as 0) must not become a burst.
-	const delayMs = Math.max(MIN_RETRY_DELAY_MS, retryAfterMs ?? backoffDelay(unguidedRetries, random));
+	const delayMs = Math.max(
+		MIN_RETRY_DELAY_MS,
+		retryAfterMs ?? backoffDelay(unguidedRetries, random),
+	);
 	if (waitedMs + delayMs <= policy.maxRetryWaitMs) return { retry: true, delayMs, guided };
 	// A Retry-After longer than the wait left fails at once, saying so (an hour would overflow a timer).
-	return guided && (retryAfterMs as number) > policy.maxRetryWaitMs - waitedMs ? { retry: false, askedMs: retryAfterMs } : { retry: false };
+	return guided && (retryAfterMs as number) > policy.maxRetryWaitMs - waitedMs
+		? { retry: false, askedMs: retryAfterMs }
+		: { retry: false };
 }
-

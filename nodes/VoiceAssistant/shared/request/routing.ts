@@ -50,7 +50,13 @@ export function operationRouting(
 function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLoop): Run {
 	const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
 	const log = { logger: context.logger, nodeName: item.node.name };
-	return new Run(loop, policy, log, item.cancelSignal, item.retryOnFail ? triesOf(item.nodeRun) : undefined);
+	return new Run(
+		loop,
+		policy,
+		log,
+		item.cancelSignal,
+		item.retryOnFail ? triesOf(item.nodeRun) : undefined,
+	);
 }
 
 /**

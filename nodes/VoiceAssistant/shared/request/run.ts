@@ -77,13 +77,22 @@ export class Run {
 		/** Outcomes kept across n8n's Retry On Fail tries of the node run, when it is on. */
 		readonly earlierTries: TriesMemory | undefined,
 	) {
-		this.limit = policy.adaptiveConcurrency ? new ConcurrencyLimit(policy.maxConcurrency) : undefined;
+		this.limit = policy.adaptiveConcurrency
+			? new ConcurrencyLimit(policy.maxConcurrency)
+			: undefined;
 		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
 		this.feedback = new AnswerFeedback(this.limit, this.limiter);
 		this.progress = new Progress(loop.total, log.logger, log.nodeName, {
-			concurrency: () => ({ now: this.limit?.limit ?? policy.maxConcurrency, peak: this.limiter.peak }),
+			concurrency: () => ({
+				now: this.limit?.limit ?? policy.maxConcurrency,
+				peak: this.limiter.peak,
+			}),
 			inFlight: () => this.limiter.inUse - this.paceWaiting,
-			pace: () => ({ now: this.pace?.pacer.rate, lowest: this.feedback.lowestPace, waiting: this.paceWaiting }),
+			pace: () => ({
+				now: this.pace?.pacer.rate,
+				lowest: this.feedback.lowestPace,
+				waiting: this.paceWaiting,
+			}),
 		});
 		const cancel = () => this.end('cancelled');
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
@@ -162,7 +171,8 @@ export class Run {
 	/** An item has its outcome; after the last one the run ends. */
 	finishItem(succeeded: boolean): void {
 		this.progress.itemDone(succeeded);
-		if (this.progress.done >= (this.expected ?? this.loop.total)) this.end(this.stopError ? 'stopped' : 'finished');
+		if (this.progress.done >= (this.expected ?? this.loop.total))
+			this.end(this.stopError ? 'stopped' : 'finished');
 	}
 
 	/** Leaves every shared structure; later calls change nothing. */

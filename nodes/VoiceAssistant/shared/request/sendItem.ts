@@ -37,7 +37,10 @@ interface ItemSend {
  * n8n's loop is over → an earlier try's outcome, if n8n retries the node → a slot (limit) → the
  * turn (pace) → attempt → classify → retry → output.
  */
-export async function sendItem(this: IExecutePaginationFunctions, request: Request): Promise<INodeExecutionData[]> {
+export async function sendItem(
+	this: IExecutePaginationFunctions,
+	request: Request,
+): Promise<INodeExecutionData[]> {
 	const { run, item } = runOf(this, request.options);
 	const { itemIndex } = item;
 	const invalid = run.invalidItems.get(itemIndex);
@@ -49,18 +52,31 @@ export async function sendItem(this: IExecutePaginationFunctions, request: Reque
 	if (!prepared && run.abandoned) {
 		// n8n's loop threw and reports its own error; under Continue On Fail say why nothing was sent.
 		if (!item.failuresBecomeItems) return [];
-		const why = new NodeOperationError(item.node, `Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`, {
-			itemIndex,
-			description: 'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
-		});
+		const why = new NodeOperationError(
+			item.node,
+			`Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`,
+			{
+				itemIndex,
+				description:
+					'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
+			},
+		);
 		return [errorItem(item, why)];
 	}
 	const target = await run.apiTarget(this);
-	const send: ItemSend = { context: this, item, run, target, request, method: String(request.options.method ?? 'GET').toUpperCase() };
+	const send: ItemSend = {
+		context: this,
+		item,
+		run,
+		target,
+		request,
+		method: String(request.options.method ?? 'GET').toUpperCase(),
+	};
 	const outcome = prepared ? await outcomeOf(send) : notSent(send);
 	if ('error' in outcome) redactError(outcome.error, target.apiKey);
 	run.finishItem('items' in outcome);
-	if ('items' in outcome) return outputItems(outcome.items, itemIndex, request.options.qs?.id, target.apiKey);
+	if ('items' in outcome)
+		return outputItems(outcome.items, itemIndex, request.options.qs?.id, target.apiKey);
 	if (item.failuresBecomeItems) return [errorItem(item, outcome.error)];
 	throw outcome.error;
 }
@@ -70,8 +86,12 @@ async function outcomeOf(send: ItemSend): Promise<Outcome> {
 	const { run, item, target } = send;
 	send.request.options.baseURL = target.root;
 	const problem = target.problem ?? run.policy.problem;
-	if (problem) return stopOn(send, { error: invalidInputError(item.node, [problem], item.itemIndex) });
-	if (target.notAllowed) return stopOn(send, { error: new NodeOperationError(item.node, target.notAllowed, { itemIndex: item.itemIndex }) });
+	if (problem)
+		return stopOn(send, { error: invalidInputError(item.node, [problem], item.itemIndex) });
+	if (target.notAllowed)
+		return stopOn(send, {
+			error: new NodeOperationError(item.node, target.notAllowed, { itemIndex: item.itemIndex }),
+		});
 	const earlier = run.earlierTries?.recall(item.itemIndex);
 	if (earlier) return stopOn(send, earlier);
 	const sent = await run.limiter.use(async () => await attempts(send), run.signal);
@@ -104,9 +124,19 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
 		}
 		run.answered(failure.kind);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
-		const decision = decideRetry(run.policy, method, failure.kind, unguidedRetries, waitedMs, retryAfterMs);
+		const decision = decideRetry(
+			run.policy,
+			method,
+			failure.kind,
+			unguidedRetries,
+			waitedMs,
+			retryAfterMs,
+		);
 		if (!decision.retry || run.cancelled) {
-			const context = { ...failureContext(send.request.options, attempt), askedMs: decision.retry ? undefined : decision.askedMs };
+			const context = {
+				...failureContext(send.request.options, attempt),
+				askedMs: decision.retry ? undefined : decision.askedMs,
+			};
 			const error = toUserError(item.node, failure, context, item.itemIndex, send.target.apiKey);
 			return { outcome: stopOn(send, { error }), failure };
 		}
@@ -125,25 +155,43 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
  */
-async function attemptRequest({ context, item, run, target, request }: ItemSend, deadline: { passed: boolean }): Promise<INodeExecutionData[]> {
+async function attemptRequest(
+	{ context, item, run, target, request }: ItemSend,
+	deadline: { passed: boolean },
+): Promise<INodeExecutionData[]> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
-	const forget = item.cancelSignal ? onAbort(item.cancelSignal, () => abort.abort()) : () => undefined;
+	const forget = item.cancelSignal
+		? onAbort(item.cancelSignal, () => abort.abort())
+		: () => undefined;
 	const settle = run.deadlines.start(Number(request.options.timeout) || 300_000, () => {
 		deadline.passed = true;
 		abort.abort();
 	});
 	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
-	const options = { ...request.options, headers: { ...request.options.headers }, returnFullResponse: true } as IHttpRequestOptions;
+	const options = {
+		...request.options,
+		headers: { ...request.options.headers },
+		returnFullResponse: true,
+	} as IHttpRequestOptions;
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(withCancelSignal(context, abort.signal), CREDENTIAL_NAME, options, {
-			credentialsDecrypted: target.credential,
-		})) as IN8nHttpFullResponse;
+		const response = (await context.helpers.httpRequestWithAuthentication.call(
+			withCancelSignal(context, abort.signal),
+			CREDENTIAL_NAME,
+			options,
+			{
+				credentialsDecrypted: target.credential,
+			},
+		)) as IN8nHttpFullResponse;
 		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
 		for (const { actions } of request.postReceive) {
 			for (const action of actions) {
 				// operationRouting only takes functions; a declarative action would need n8n's own runner.
-				if (typeof action !== 'function') throw new NodeOperationError(item.node, `postReceive action "${action.type}" is not supported here`);
+				if (typeof action !== 'function')
+					throw new NodeOperationError(
+						item.node,
+						`postReceive action "${action.type}" is not supported here`,
+					);
 				items = await action.call(context, items, response);
 			}
 		}
@@ -162,7 +210,8 @@ function stopOn({ run, item }: ItemSend, outcome: Outcome): Outcome {
 
 /** An item that is not sent (again): the execution was cancelled, or another item stopped the run. */
 function notSent({ run, item }: ItemSend): Outcome {
-	if (run.stopError && !run.cancelled) return { error: notSentError(item.node, item.itemIndex, run.stoppedBy, run.stopError) };
+	if (run.stopError && !run.cancelled)
+		return { error: notSentError(item.node, item.itemIndex, run.stoppedBy, run.stopError) };
 	const error = new NodeOperationError(item.node, 'The execution was cancelled', {
 		itemIndex: item.itemIndex,
 		description: 'This item was not sent (again) after the execution was cancelled.',

@@ -18,8 +18,14 @@ export class TriesMemory {
 		return this.outcomes.get(itemIndex);
 	}
 
-	keep(itemIndex: number, method: string, outcome: Outcome, failure: FailureKind | undefined): void {
-		if ('items' in outcome || (failure && mayHaveReceived(method, failure))) this.outcomes.set(itemIndex, outcome);
+	keep(
+		itemIndex: number,
+		method: string,
+		outcome: Outcome,
+		failure: FailureKind | undefined,
+	): void {
+		if ('items' in outcome || (failure && mayHaveReceived(method, failure)))
+			this.outcomes.set(itemIndex, outcome);
 	}
 }
 

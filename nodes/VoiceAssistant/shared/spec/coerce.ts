@@ -22,7 +22,9 @@ export function textFields(body: IDataObject, fields: readonly string[]): IDataO
 
 /** An optional value that is not set: missing, null (an empty CRM cell), empty or only whitespace. */
 export function isUnset(value: unknown): boolean {
-	return value === undefined || value === null || (typeof value === 'string' && value.trim() === '');
+	return (
+		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
+	);
 }
 
 /** Optional fields left unset are not sent, so an empty CRM cell never blanks a stored value. */

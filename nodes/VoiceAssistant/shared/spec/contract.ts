@@ -39,9 +39,15 @@ type Built = { body: IDataObject; qs: IDataObject } | { problems: string[] };
  * The request the spec describes, built from what n8n's routing assembled (`options.body`,
  * `options.qs`): normalized, the id read, the body checked. Or what is wrong with it.
  */
-export function buildRequest(contract: RequestContract, options: IHttpRequestOptions, context: IExecuteSingleFunctions): Built {
+export function buildRequest(
+	contract: RequestContract,
+	options: IHttpRequestOptions,
+	context: IExecuteSingleFunctions,
+): Built {
 	const assembled = (options.body ?? {}) as IDataObject;
-	const normalized = contract.normalize ? contract.normalize(assembled, context) : { body: assembled };
+	const normalized = contract.normalize
+		? contract.normalize(assembled, context)
+		: { body: assembled };
 	if ('problem' in normalized) return { problems: [normalized.problem] };
 	const qs: IDataObject = { ...options.qs };
 	if (normalized.id !== undefined) qs.id = normalized.id as string;

@@ -20,7 +20,9 @@ export function readFields(context: IExecuteSingleFunctions, map: FieldMap): IDa
 	const body: IDataObject = {};
 	for (const [parameter, target] of Object.entries(map)) {
 		if (typeof target === 'string') {
-			body[target] = context.getNodeParameter(parameter, '', { extractValue: true }) as IDataObject[string];
+			body[target] = context.getNodeParameter(parameter, '', {
+				extractValue: true,
+			}) as IDataObject[string];
 			continue;
 		}
 		const values = context.getNodeParameter(parameter, {}) as IDataObject;
@@ -32,7 +34,10 @@ export function readFields(context: IExecuteSingleFunctions, map: FieldMap): IDa
 }
 
 /** Each API property a field map sends, with the node parameter (dotted in a collection) it is read from. */
-export function sentProperties(map: FieldMap, prefix = ''): Array<{ parameter: string; property: string }> {
+export function sentProperties(
+	map: FieldMap,
+	prefix = '',
+): Array<{ parameter: string; property: string }> {
 	return Object.entries(map).flatMap(([parameter, target]) =>
 		typeof target === 'string'
 			? [{ parameter: `${prefix}${parameter}`, property: target }]

@@ -44,7 +44,9 @@ export const knowledgeBaseSchema = z.strictObject({
 	title: requiredText,
 	language: enumOf(KNOWLEDGE_BASE_LANGUAGES),
 	// The spec sets no minimum: an empty list is the service's to accept or refuse.
-	data: z.array(questionAnswerSchema, { error: requiredOr('must be a list of question/answer pairs') }),
+	data: z.array(questionAnswerSchema, {
+		error: requiredOr('must be a list of question/answer pairs'),
+	}),
 });
 
 export const segmentContactSchema = z.strictObject({

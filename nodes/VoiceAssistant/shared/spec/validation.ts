@@ -31,7 +31,11 @@ export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabel
 }
 
 /** The error of an invalid item: names the field, the rule and the item, and says nothing was sent. */
-export function invalidInputError(node: INode, problems: string[], itemIndex: number): NodeOperationError {
+export function invalidInputError(
+	node: INode,
+	problems: string[],
+	itemIndex: number,
+): NodeOperationError {
 	const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
 	return new NodeOperationError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
 		itemIndex,

@@ -44,7 +44,6 @@ export const SEGMENT_CONTACT_OPTIONAL_FIELDS = [
 	'lead_status',
 ] as const;
 
-
 /** Fields an assistant keeps when the Get Many operation simplifies its output. */
 export const SIMPLIFIED_ASSISTANT_FIELDS = [
 	'name',
