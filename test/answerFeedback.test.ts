@@ -3,7 +3,7 @@
  * flight, when pacing starts, and that once paced 429s move the pace, not the limit. Scripted
  * answers against the real limit, limiter and pacer; no clock.
  */
-import type { FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
+import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { AnswerFeedback, answerKind } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
@@ -15,11 +15,8 @@ function automatic(ceiling = 64) {
 	return { limit, limiter, pacer: new RatePacer(), feedback: new AnswerFeedback(limit, limiter) };
 }
 
-const tell = (
-	feedback: AnswerFeedback,
-	pacer: RatePacer,
-	failures: Array<FailureKind | undefined>,
-) => failures.forEach((failure) => feedback.onAnswer(failure, pacer));
+const tell = (feedback: AnswerFeedback, pacer: RatePacer, failures: AttemptEnd[]) =>
+	failures.forEach((failure) => feedback.onAnswer(failure, pacer));
 
 describe('AnswerFeedback', () => {
 	it('a round that mostly pushed back halves the limit, and the limiter follows it', () => {
@@ -50,7 +47,7 @@ describe('AnswerFeedback', () => {
 	it('random 429s among answers move nothing', () => {
 		const { limit, pacer, feedback } = automatic();
 		for (let i = 0; i < 500; i++)
-			feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : undefined, pacer);
+			feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : 'answered', pacer);
 		expect(pacer.rate).toBeUndefined();
 		expect(limit.cuts).toBe(0);
 	});
@@ -73,11 +70,23 @@ describe('AnswerFeedback', () => {
 		expect(pacer.rate).toBeUndefined();
 	});
 
-	it('counts a refusal (4xx) as answered, a 429 as rate-limited, any other failure as failed', () => {
-		expect(
-			[undefined, 'client-error', 'rate-limited', 'unavailable', 'timeout', 'connection-reset'].map(
-				(kind) => answerKind(kind as FailureKind | undefined),
-			),
-		).toEqual(['answered', 'answered', 'rate-limited', 'failed', 'failed', 'failed']);
+	it('counts an answer or a refusal as answered, a 429 as rate-limited, any other failure as failed', () => {
+		const ends: AttemptEnd[] = [
+			'answered',
+			'not-json',
+			'redirect',
+			'client-error',
+			'rate-limited',
+			'unavailable',
+			'server-error',
+			'timeout',
+			'cut',
+			'not-connected',
+		];
+		expect(ends.map(answerKind)).toEqual([
+			...Array(4).fill('answered'),
+			'rate-limited',
+			...Array(5).fill('failed'),
+		]);
 	});
 });

@@ -6,7 +6,7 @@
  */
 import { getEventListeners } from 'node:events';
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
-import { Deadlines, Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
@@ -240,42 +240,5 @@ describe('Limiter with a moving limit', () => {
 		ends[4]();
 		await Promise.all(all);
 		expect(limiter.inUse).toBe(0);
-	});
-});
-
-describe('Deadlines (the attempts of a run on one timer)', () => {
-	beforeEach(() => jest.useFakeTimers({ doNotFake: ['setImmediate'] }));
-	afterEach(() => jest.useRealTimers());
-
-	it('expires each attempt at its own deadline, in order, with one timer armed; a settled one never', async () => {
-		const deadlines = new Deadlines(new AbortController().signal);
-		const expired: string[] = [];
-		const settleA = deadlines.start(100, () => expired.push('a'));
-		await jest.advanceTimersByTimeAsync(10);
-		deadlines.start(100, () => expired.push('b'));
-		await jest.advanceTimersByTimeAsync(10);
-		deadlines.start(100, () => expired.push('c'));
-		settleA();
-		expect(jest.getTimerCount()).toBe(1);
-		await jest.advanceTimersByTimeAsync(85); // 105 ms: a settled, b due at 110
-		expect(expired).toEqual([]);
-		await jest.advanceTimersByTimeAsync(10);
-		expect(expired).toEqual(['b']);
-		await jest.advanceTimersByTimeAsync(10);
-		expect(expired).toEqual(['b', 'c']);
-		expect(jest.getTimerCount()).toBe(0);
-	});
-
-	it("the run's end clears the timer of attempts still in flight", async () => {
-		const end = new AbortController();
-		const deadlines = new Deadlines(end.signal);
-		const expire = jest.fn();
-		deadlines.start(300_000, expire);
-		await settle();
-		expect(jest.getTimerCount()).toBe(1);
-		end.abort();
-		await settle();
-		expect(jest.getTimerCount()).toBe(0);
-		expect(expire).not.toHaveBeenCalled();
 	});
 });

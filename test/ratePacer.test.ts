@@ -3,7 +3,7 @@
  * token-bucket service like a real rate limit, and random 429s like a busy service. A run's
  * answer feedback (the limit on requests in flight) decides when pacing starts, as in a run.
  */
-import type { FailureKind } from '../nodes/VoiceAssistant/shared/httpFailure';
+import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { AnswerFeedback } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
@@ -41,9 +41,9 @@ function tokenBucket(ratePerSec: number, now: () => number) {
 	};
 }
 
-/** A failure of the kind the pacer counts as `kind` (undefined: answered). */
-const FAILURE_OF: Record<AnswerKind, FailureKind | undefined> = {
-	answered: undefined,
+/** An attempt's end the pacer counts as `kind`. */
+const FAILURE_OF: Record<AnswerKind, AttemptEnd> = {
+	answered: 'answered',
 	'rate-limited': 'rate-limited',
 	failed: 'server-error',
 };

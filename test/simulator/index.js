@@ -87,9 +87,10 @@ const {
  *   A canned answer: status (0 destroys the socket), a JSON body (default {message: <status
  *   text>}) or a raw one (content-type text/html unless headers say otherwise), for `times`
  *   matching requests (default 1). The matching: method, path (without query), the `id` query
- *   parameter, body fields with these values (compared as JSON). afterApplying (status 0 only):
- *   the request goes through as usual and, once applied, its connection is cut instead of
- *   answered (outcome reset-after, canned); requests not applied do not use it up.
+ *   parameter, body fields with these values (compared as JSON). afterApplying: the request goes
+ *   through as usual and, once applied, gets the canned answer instead of its own (status 0: its
+ *   connection is cut, outcome reset-after; otherwise outcome applied); requests not applied do
+ *   not use it up.
  * @typedef {{
  *   url: string,
  *   readonly requests: RecordedRequest[],
@@ -149,11 +150,6 @@ function normalizeFailure(spec) {
 	}
 	if (typeof afterApplying !== 'boolean')
 		throw new TypeError('failNext.afterApplying must be true or false');
-	if (afterApplying && status !== 0) {
-		throw new TypeError(
-			'failNext.afterApplying needs status 0: the connection is cut after the request was applied',
-		);
-	}
 	/** @type {Record<string, string>} */
 	const headers = {};
 	for (const [name, value] of Object.entries(spec.headers ?? {})) {
@@ -351,11 +347,16 @@ async function createSimulator(options) {
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
 
-			const canned = takeFailure(record, false);
-			if (canned) {
+			/**
+			 * A canned answer instead of the real one: before applying ('rejected') or after ('applied').
+			 * @param {ReturnType<typeof normalizeFailure>} canned @param {'rejected' | 'applied'} outcome
+			 */
+			const answerCanned = (canned, outcome) => {
 				record.canned = true;
-				if (canned.status === 0) return resetSocket('reset-before');
-				if (!finish(canned.status, 'rejected')) return;
+				if (canned.status === 0) {
+					return resetSocket(outcome === 'applied' ? 'reset-after' : 'reset-before');
+				}
+				if (!finish(canned.status, outcome)) return;
 				if (canned.rawBody !== undefined) {
 					return sendRaw(res, canned.status, canned.rawBody, {
 						'content-type': 'text/html; charset=utf-8',
@@ -364,7 +365,10 @@ async function createSimulator(options) {
 				}
 				const body = canned.body !== undefined ? canned.body : defaultBodyFor(canned.status);
 				return sendJson(res, canned.status, body, canned.headers);
-			}
+			};
+
+			const canned = takeFailure(record, false);
+			if (canned) return answerCanned(canned, 'rejected');
 
 			if (apiKeyProblem(req.headers, options.apiKey)) {
 				return reply(401, 'rejected', { message: 'Invalid or missing API key' });
@@ -406,10 +410,8 @@ async function createSimulator(options) {
 			if (result.applied) recordApplied(result.applied);
 			// 'reset-after' means processed, then cut off: applied if it was valid.
 			if (fate === 'reset-after') return resetSocket('reset-after');
-			if (result.applied && takeFailure(record, true)) {
-				record.canned = true;
-				return resetSocket('reset-after');
-			}
+			const cannedAfter = result.applied ? takeFailure(record, true) : undefined;
+			if (cannedAfter) return answerCanned(cannedAfter, 'applied');
 			reply(
 				result.status,
 				result.status < 400 ? 'applied' : 'rejected',

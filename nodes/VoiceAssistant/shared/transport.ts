@@ -1,7 +1,7 @@
 import type { IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
-import { readHttpFailure } from './httpFailure';
+import { classifyFailure } from './failureModel';
 import { readApiTarget } from './target';
 import { toUserError } from './userErrors';
 
@@ -23,6 +23,6 @@ export async function apiRequest(
 		});
 	} catch (error) {
 		const context = { method, path, origin: root, attempts: 1 };
-		throw toUserError(this.getNode(), readHttpFailure(error), context, 0, apiKey);
+		throw toUserError(this.getNode(), classifyFailure(error), context, 0, apiKey);
 	}
 }

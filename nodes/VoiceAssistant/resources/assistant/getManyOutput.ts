@@ -4,7 +4,6 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import { assistantId, assistantList } from '../../shared/assistants';
 import { isUnset } from '../../shared/spec/coerce';
 import {
@@ -14,7 +13,8 @@ import {
 	LANGUAGE_NAMES,
 	SIMPLIFIED_ASSISTANT_FIELDS,
 } from '../../shared/spec/values';
-import { isHtml } from '../../shared/httpFailure';
+import { isHtml } from '../../shared/failureModel';
+import { nodeError } from '../../shared/userErrors';
 
 /** Said on a simplified assistant without an id, which Simplify would otherwise hide. */
 const NO_ID_NOTICE = `No id: the service sent none of the fields ${ASSISTANT_ID_FIELDS.join(', ')} for this assistant. Turn off Simplify to see every field it sent.`;
@@ -116,7 +116,7 @@ export async function shapeAssistantList(
 ): Promise<INodeExecutionData[]> {
 	const list = assistantList(response.body);
 	if (!list) {
-		throw new NodeOperationError(
+		throw nodeError(
 			this.getNode(),
 			`The service answered the assistant list with ${describeBody(response.body, response.headers)} instead of a list`,
 			{

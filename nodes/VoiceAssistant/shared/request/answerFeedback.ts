@@ -1,4 +1,6 @@
-import type { FailureKind } from '../httpFailure';
+// The answer feedback: what each answer of a run moves, the limit on requests in flight and the
+// account's pace.
+import type { AttemptEnd } from '../failureModel';
 import type { ConcurrencyLimit } from './concurrencyLimit';
 import type { Limiter } from './limiter';
 import type { AnswerKind, RatePacer } from './ratePacer';
@@ -8,14 +10,22 @@ const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
 
 /** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */
-export function isPushback(kind: FailureKind): boolean {
-	return kind === 'rate-limited' || kind === 'unavailable' || kind === 'timeout';
+export function isPushback(end: AttemptEnd): boolean {
+	return end === 'rate-limited' || end === 'unavailable' || end === 'timeout';
 }
 
-/** How the pacer counts an attempt's end (undefined: an answer that is not an error). */
-export function answerKind(failure: FailureKind | undefined): AnswerKind {
-	if (failure === undefined || failure === 'client-error') return 'answered';
-	return failure === 'rate-limited' ? 'rate-limited' : 'failed';
+/** Answers that tell nothing about load: the service answered, with success or a refusal. */
+const ANSWERED: ReadonlySet<AttemptEnd> = new Set([
+	'answered',
+	'not-json',
+	'redirect',
+	'client-error',
+]);
+
+/** How the pacer counts an attempt's end. */
+export function answerKind(end: AttemptEnd): AnswerKind {
+	if (ANSWERED.has(end)) return 'answered';
+	return end === 'rate-limited' ? 'rate-limited' : 'failed';
 }
 
 /**
@@ -40,8 +50,8 @@ export class AnswerFeedback {
 		private readonly limiter: Limiter,
 	) {}
 
-	onAnswer(failure: FailureKind | undefined, pacer: RatePacer | undefined): void {
-		const kind = answerKind(failure);
+	onAnswer(end: AttemptEnd, pacer: RatePacer | undefined): void {
+		const kind = answerKind(end);
 		pacer?.onAnswer(kind);
 		if (!this.limit) return;
 		const throttled = kind === 'rate-limited';
@@ -52,10 +62,7 @@ export class AnswerFeedback {
 		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
-		this.limit.onAnswer(
-			failure !== undefined && isPushback(failure) && !(paced && throttled),
-			this.limiter.inUse,
-		);
+		this.limit.onAnswer(isPushback(end) && !(paced && throttled), this.limiter.inUse);
 		this.limiter.setLimit(this.limit.limit);
 		if (pacer?.rate !== undefined)
 			this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);

@@ -1,4 +1,6 @@
-import { clock, onAbort } from '../clock';
+// The limit on requests in flight: a FIFO semaphore (Limiter) over a queue of waiters that leave
+// when their run's signal aborts (WaiterQueue, also the pace gate's queue).
+import { onAbort } from '../clock';
 
 type Waiter<T> = { signal: AbortSignal; resolve: (value: T) => void };
 
@@ -98,44 +100,5 @@ export class Limiter {
 		const served = await this.waiting.wait(signal);
 		this.peak = Math.max(this.peak, this.active);
 		return served;
-	}
-}
-
-/**
- * The deadlines of a run's attempts in flight, on one timer: n8n reads a run's Timeout once (for
- * item 0), so deadlines come in the order attempts start, and the timer waits for the earliest one
- * still in flight. A timer per attempt would be armed and cleared thousands of times. The timer is
- * cleared when the run ends (`signal`).
- */
-export class Deadlines {
-	private pending: Array<{ at: number; expire: (() => void) | undefined }> = [];
-
-	private head = 0;
-
-	private watching = false;
-
-	constructor(private readonly signal: AbortSignal) {}
-
-	/** Calls `expire` once `ms` passed, unless the function it returns was called first. */
-	start(ms: number, expire: () => void): () => void {
-		const entry = { at: clock.now() + ms, expire: expire as (() => void) | undefined };
-		this.pending.push(entry);
-		if (!this.watching) void this.watch();
-		return () => (entry.expire = undefined);
-	}
-
-	private async watch(): Promise<void> {
-		this.watching = true;
-		while (!this.signal.aborted) {
-			while (this.head < this.pending.length && !this.pending[this.head].expire) this.head++;
-			if (this.head === this.pending.length) break;
-			const next = this.pending[this.head];
-			if (next.at > clock.now()) await clock.sleep(next.at - clock.now(), this.signal);
-			else {
-				this.head++;
-				next.expire?.();
-			}
-		}
-		[this.pending, this.head, this.watching] = [this.pending.slice(this.head), 0, false];
 	}
 }

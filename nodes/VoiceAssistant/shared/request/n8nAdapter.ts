@@ -155,6 +155,9 @@ export class ItemLoop {
 
 	private over = false;
 
+	/** The run ended: the watch ends at once (its timer cleared). */
+	private stopped = false;
+
 	private wake: (() => void) | undefined;
 
 	/** The number of items the run sends once the loop is over, or undefined when it threw. */
@@ -178,6 +181,11 @@ export class ItemLoop {
 		return this.prepared;
 	}
 
+	stopWatching(): void {
+		this.stopped = true;
+		this.wake?.();
+	}
+
 	itemPrepared(itemIndex: number): void {
 		this.prepared++;
 		if (itemIndex >= this.total - 1) this.reachedEnd = true;
@@ -186,7 +194,7 @@ export class ItemLoop {
 
 	private async watch(cancelSignal: AbortSignal): Promise<number | undefined> {
 		await Promise.resolve();
-		while (this.batching && !this.reachedEnd && !cancelSignal.aborted) {
+		while (this.batching && !this.reachedEnd && !cancelSignal.aborted && !this.stopped) {
 			const before = this.prepared;
 			// A new item ends the pause early (and clears its timer).
 			const pause = new AbortController();
@@ -220,7 +228,9 @@ export function joinRun(
 ): { run: Run; item: LoopItem } {
 	const item = readLoopItem(context);
 	let run = latestRun.get(item.nodeRun);
-	if (item.itemIndex === 0 || !run?.loop.preparing) {
+	// After a Stop, n8n's loop may go on preparing the rest (a Batching pause ends): they join the ended run.
+	const afterStop = item.cancelSignal?.aborted === true;
+	if (!run || (!afterStop && (item.itemIndex === 0 || !run.loop.preparing))) {
 		if (run?.loop.preparing) run.end('abandoned');
 		run = start(
 			item,

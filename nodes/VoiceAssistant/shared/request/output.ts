@@ -1,15 +1,15 @@
+// An item's output: the service's answer as output items paired with their input, a failure as an
+// error item, the answers that are not success thrown to the failure model, and no key anywhere.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
-import { originOf } from '../target';
-import { isHtml, ServiceAnswerError } from '../httpFailure';
+import { endOfAnswer, ServiceAnswerError } from '../failureModel';
 import { redact, redactValue } from '../redact';
+import type { NodeError } from '../userErrors';
 import type { LoopItem } from './n8nAdapter';
-import type { NodeError } from './triesMemory';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */
 function asJson(answer: unknown): IDataObject {
@@ -60,38 +60,18 @@ export function errorItem(
 }
 
 /**
- * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so an error
- * status arrives here with its headers (n8n's own request error drops them, and with them
- * Retry-After); it is turned into an error the send step reads to decide on a retry. A redirect or
- * an HTML page is never the service's answer: a wrong Base URL, a proxy or a login page.
+ * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so every answer
+ * arrives here with its headers (n8n's own request error drops them, and with them Retry-After).
+ * Anything but a 2xx JSON answer (an error status, a redirect, a page that is not JSON) is thrown
+ * for the failure model to classify.
  */
 export async function failOnHttpError(
 	this: IExecuteSingleFunctions,
 	items: INodeExecutionData[],
 	response: IN8nHttpFullResponse,
 ): Promise<INodeExecutionData[]> {
-	if (response.statusCode >= 300 && response.statusCode < 400) {
-		const location = String(response.headers.location ?? '');
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service redirected the request (HTTP ${response.statusCode})${location ? ` to ${originOf(location)}` : ''}: check the Base URL in the credential`,
-			{
-				itemIndex: this.getItemIndex(),
-				description: 'Redirects are not followed, so the API key is never sent to another address.',
-			},
-		);
-	}
-	if (response.statusCode < 400 && isHtml(response.body, response.headers)) {
-		throw new NodeOperationError(
-			this.getNode(),
-			`The service answered with an HTML page instead of JSON (HTTP ${response.statusCode}): check the Base URL in the credential`,
-			{
-				itemIndex: this.getItemIndex(),
-				description: 'Nothing was done: the answer came from a web page, not the API.',
-			},
-		);
-	}
-	if (response.statusCode < 400) return items;
+	if (endOfAnswer(response.statusCode, response.headers, response.body) === 'answered')
+		return items;
 	throw new ServiceAnswerError(
 		this.getNode(),
 		response.statusCode,

@@ -1,5 +1,7 @@
+// The retry decision within a run: whether the failure model's rule lets an item be sent again,
+// and how long it waits first (Retry-After, or exponential backoff), within Max Retries and Max Retry Wait.
+import type { Rule } from '../failureModel';
 import type { RequestPolicy } from '../requestPolicy';
-import { isRetryable, type FailureKind } from '../httpFailure';
 
 /** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date; undefined if absent or unreadable. */
 export function parseRetryAfter(header: unknown, now: number): number | undefined {
@@ -36,15 +38,14 @@ export type RetryDecision =
  */
 export function decideRetry(
 	policy: RequestPolicy,
-	method: string,
-	kind: FailureKind,
+	rule: Rule,
 	unguidedRetries: number,
 	waitedMs: number,
 	retryAfterMs: number | undefined,
 	random: () => number = Math.random,
 ): RetryDecision {
-	const guided = retryAfterMs !== undefined && (kind === 'rate-limited' || kind === 'unavailable');
-	if (!policy.retry || !isRetryable(method, kind)) return { retry: false };
+	if (!policy.retry || rule.retry === false) return { retry: false };
+	const guided = retryAfterMs !== undefined && rule.retry === 'as-asked';
 	if (!guided && unguidedRetries >= policy.maxRetries) return { retry: false };
 	// A floor: `Retry-After: 0` (or a backoff drawn as 0) must not become a burst.
 	const delayMs = Math.max(

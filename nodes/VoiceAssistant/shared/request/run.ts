@@ -1,15 +1,19 @@
-import type { IExecuteSingleFunctions, Logger, NodeOperationError } from 'n8n-workflow';
+// The Run: n8n's loop over the items of one node run, from the first preSend to the last outcome,
+// with what its items share (limit, deadlines, pace, stop and cancel) and its lifecycle.
+import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
-import type { FailureKind } from '../httpFailure';
+import type { AttemptEnd } from '../failureModel';
 import { Progress } from '../progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { readApiTarget, type ApiTarget } from '../target';
 import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
 import { AnswerFeedback } from './answerFeedback';
 import { ConcurrencyLimit } from './concurrencyLimit';
-import { Deadlines, Limiter } from './limiter';
+import { Deadlines } from './deadlines';
+import { Limiter } from './limiter';
 import type { ItemLoop } from './n8nAdapter';
-import type { NodeError, TriesMemory } from './triesMemory';
+import type { TriesMemory } from './triesMemory';
+import type { NodeError } from '../userErrors';
 
 /** Why a run ended before every item had its outcome, or that it did. */
 type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
@@ -53,13 +57,13 @@ export class Run {
 
 	private target: Promise<ApiTarget> | undefined;
 
-	/** The first failure that stopped the run, and its item. */
+	/** The first failure that stopped the run, and the index of its item. */
 	stopError: NodeError | undefined;
 
-	stoppedBy = 0;
+	stoppedByItem: number | undefined;
 
 	/** Items whose input was invalid while failures become items: answered without a request. */
-	readonly invalidItems = new Map<number, NodeOperationError>();
+	readonly invalidItems = new Map<number, NodeError>();
 
 	private turns = 0;
 
@@ -155,16 +159,16 @@ export class Run {
 		}
 	}
 
-	/** How an attempt ended (undefined: an answer that is not an error). */
-	answered(failure: FailureKind | undefined): void {
-		this.feedback.onAnswer(failure, this.pace?.pacer);
+	/** How an attempt ended. */
+	answered(end: AttemptEnd): void {
+		this.feedback.onAnswer(end, this.pace?.pacer);
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */
 	stop(error: NodeError, itemIndex: number): void {
 		if (this.stopError) return;
 		this.stopError = error;
-		this.stoppedBy = itemIndex;
+		this.stoppedByItem = itemIndex;
 		this.controller.abort();
 	}
 
@@ -182,6 +186,7 @@ export class Run {
 		this.controller.abort();
 		this.over.abort();
 		this.stopListening();
+		this.loop.stopWatching();
 		if (this.pace) leaveAccountPace(this.pace, this);
 		const skipped = this.loop.total - this.loop.preparedCount;
 		const how = {

@@ -1,3 +1,7 @@
+// The send step of every operation: n8n's `pagination` request operation, the one hook of its
+// declarative engine that wraps an item's whole request. In order: wait until n8n's loop is over →
+// an earlier try's result, if n8n retries the node → a slot (limit) → the turn (pace) → attempt →
+// classify (failureModel) → retry → output. Nothing the item meets escapes as an exception.
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
@@ -6,18 +10,33 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
-import { readHttpFailure, type HttpFailure } from '../httpFailure';
+import {
+	classifyFailure,
+	reachedService,
+	ruleOf,
+	ServiceAnswerError,
+	type AttemptFailure,
+} from '../failureModel';
 import { invalidInputError } from '../spec/validation';
 import type { ApiTarget } from '../target';
-import { failureContext, notSentError, toUserError } from '../userErrors';
+import {
+	cancelledError,
+	failureContext,
+	nodeError,
+	notSentError,
+	toUserError,
+	unexpectedError,
+	type NodeError,
+	type SentSoFar,
+} from '../userErrors';
 import { runOf, withCancelSignal, type LoopItem } from './n8nAdapter';
 import { errorItem, outputItems, redactError } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
 import type { Run } from './run';
-import type { Outcome } from './triesMemory';
+import type { ItemResult } from './triesMemory';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 
@@ -26,119 +45,112 @@ interface ItemSend {
 	context: IExecutePaginationFunctions;
 	item: LoopItem;
 	run: Run;
-	target: ApiTarget;
 	request: Request;
 	method: string;
+	/** Read once the run may send. */
+	target?: ApiTarget;
+	/** Its attempts that left this machine, and how the last one ended. */
+	sent: SentSoFar;
 }
 
-/**
- * Sends one item's request: the `pagination` request operation of every operation's routing, the
- * one hook of n8n's declarative engine that wraps an item's whole request. In order: wait until
- * n8n's loop is over → an earlier try's outcome, if n8n retries the node → a slot (limit) → the
- * turn (pace) → attempt → classify → retry → output.
- */
 export async function sendItem(
 	this: IExecutePaginationFunctions,
 	request: Request,
 ): Promise<INodeExecutionData[]> {
 	const { run, item } = runOf(this, request.options);
-	const { itemIndex } = item;
-	const invalid = run.invalidItems.get(itemIndex);
-	if (invalid) {
-		run.finishItem(false);
-		return [errorItem(item, invalid)];
+	const method = String(request.options.method ?? 'GET').toUpperCase();
+	const send: ItemSend = { context: this, item, run, request, method, sent: { times: 0 } };
+	let failed: NodeError | undefined;
+	try {
+		const result = await resultOf(send);
+		if (result && 'items' in result) {
+			const output = outputItems(
+				result.items,
+				item.itemIndex,
+				request.options.qs?.id,
+				send.target?.apiKey,
+			);
+			run.finishItem(true);
+			return output;
+		}
+		failed = result?.error;
+	} catch (caught) {
+		const result = stopOn(send, {
+			error: unexpectedError(item.node, item.itemIndex, caught, send.sent),
+		});
+		// A request that may have left is remembered as the failure model says of a cut.
+		if (send.sent.times > 0)
+			run.earlierTries?.keep(item.itemIndex, result, ruleOf('cut', method).remember);
+		failed = (result as { error: NodeError }).error;
 	}
+	run.finishItem(false);
+	// n8n's loop threw: it reports its own error.
+	if (!failed) return [];
+	const error = redactError(failed, send.target?.apiKey);
+	if (item.failuresBecomeItems) return [errorItem(item, error)];
+	throw error;
+}
+
+/** The item's result: without a request (invalid, not prepared, remembered, stopped) or from its attempts. */
+async function resultOf(send: ItemSend): Promise<ItemResult | undefined> {
+	const { run, item } = send;
+	const { itemIndex, node } = item;
+	const invalid = run.invalidItems.get(itemIndex);
+	if (invalid) return { error: invalid };
 	const prepared = await run.whenPrepared();
 	if (!prepared && run.abandoned) {
-		// n8n's loop threw and reports its own error; under Continue On Fail say why nothing was sent.
-		if (!item.failuresBecomeItems) return [];
-		const why = new NodeOperationError(
-			item.node,
-			`Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`,
-			{
-				itemIndex,
-				description:
-					'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
-			},
-		);
-		return [errorItem(item, why)];
+		// Under Continue On Fail, say why nothing was sent.
+		if (!item.failuresBecomeItems) return undefined;
+		const message = `Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`;
+		const description =
+			'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.';
+		return { error: nodeError(node, message, { itemIndex, description }) };
 	}
-	const target = await run.apiTarget(this);
-	const send: ItemSend = {
-		context: this,
-		item,
-		run,
-		target,
-		request,
-		method: String(request.options.method ?? 'GET').toUpperCase(),
-	};
-	const outcome = prepared ? await outcomeOf(send) : notSent(send);
-	if ('error' in outcome) redactError(outcome.error, target.apiKey);
-	run.finishItem('items' in outcome);
-	if ('items' in outcome)
-		return outputItems(outcome.items, itemIndex, request.options.qs?.id, target.apiKey);
-	if (item.failuresBecomeItems) return [errorItem(item, outcome.error)];
-	throw outcome.error;
-}
-
-/** An earlier try's outcome, or a slot (limit) → attempts; a failure without Continue On Fail stops the run. */
-async function outcomeOf(send: ItemSend): Promise<Outcome> {
-	const { run, item, target } = send;
+	const target = (send.target = await run.apiTarget(send.context));
+	if (!prepared) return notSent(send);
 	send.request.options.baseURL = target.root;
 	const problem = target.problem ?? run.policy.problem;
-	if (problem)
-		return stopOn(send, { error: invalidInputError(item.node, [problem], item.itemIndex) });
+	if (problem) return stopOn(send, { error: invalidInputError(node, [problem], itemIndex) });
 	if (target.notAllowed)
-		return stopOn(send, {
-			error: new NodeOperationError(item.node, target.notAllowed, { itemIndex: item.itemIndex }),
-		});
-	const earlier = run.earlierTries?.recall(item.itemIndex);
+		return stopOn(send, { error: nodeError(node, target.notAllowed, { itemIndex }) });
+	const earlier = run.earlierTries?.recall(itemIndex);
 	if (earlier) return stopOn(send, earlier);
-	const sent = await run.limiter.use(async () => await attempts(send), run.signal);
-	if (!sent) return notSent(send);
-	run.earlierTries?.keep(item.itemIndex, send.method, sent.outcome, sent.failure?.kind);
-	return sent.outcome;
+	return (await run.limiter.use(async () => await attempts(send), run.signal)) ?? notSent(send);
 }
 
-/** attempt → classify → retry, until the item has its outcome; holds the item's slot throughout. */
-async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: HttpFailure }> {
-	const { run, item, method } = send;
+/** attempt → classify → retry, until the item has its result; holds the item's slot throughout. */
+async function attempts(send: ItemSend): Promise<ItemResult> {
+	const { run, item, method, sent } = send;
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
 		await run.waitForTurn();
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
-		if (run.signal.aborted) return { outcome: notSent(send) };
-		let failure: HttpFailure;
+		if (run.signal.aborted) return notSent(send);
 		const deadline = { passed: false };
+		let failure: AttemptFailure;
+		sent.times++;
 		try {
-			const items = await attemptRequest(send, deadline);
-			run.answered(undefined);
-			return { outcome: { items } };
+			const result = await attemptRequest(send, deadline);
+			run.answered('answered');
+			run.earlierTries?.keep(item.itemIndex, result, ruleOf('answered', method).remember);
+			return 'items' in result ? result : stopOn(send, result);
 		} catch (caught) {
-			if (caught instanceof NodeOperationError) {
-				run.answered(undefined); // from our response hooks: the service did answer
-				return { outcome: stopOn(send, { error: caught }) };
-			}
-			failure = readHttpFailure(caught, deadline.passed);
+			failure = classifyFailure(caught, deadline.passed);
 		}
-		run.answered(failure.kind);
+		if (reachedService(failure.end)) sent.last = failure;
+		else sent.times--;
+		run.answered(failure.end);
+		const rule = ruleOf(failure.end, method);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
-		const decision = decideRetry(
-			run.policy,
-			method,
-			failure.kind,
-			unguidedRetries,
-			waitedMs,
-			retryAfterMs,
-		);
+		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);
 		if (!decision.retry || run.cancelled) {
-			const context = {
-				...failureContext(send.request.options, attempt),
-				askedMs: decision.retry ? undefined : decision.askedMs,
-			};
-			const error = toUserError(item.node, failure, context, item.itemIndex, send.target.apiKey);
-			return { outcome: stopOn(send, { error }), failure };
+			const askedMs = decision.retry ? undefined : decision.askedMs;
+			const context = { ...failureContext(send.request.options, attempt), askedMs };
+			const error = toUserError(item.node, failure, context, item.itemIndex, send.target?.apiKey);
+			const result = stopOn(send, { error });
+			run.earlierTries?.keep(item.itemIndex, result, rule.remember);
+			return result;
 		}
 		if (!decision.guided) unguidedRetries++;
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
@@ -146,7 +158,7 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
 		run.progress.retryWaitStarted();
 		const waited = await wait(decision.delayMs, run.signal);
 		run.progress.retryWaitEnded();
-		if (!waited) return { outcome: notSent(send) };
+		if (!waited) return notSent(send);
 	}
 }
 
@@ -154,11 +166,13 @@ async function attempts(send: ItemSend): Promise<{ outcome: Outcome; failure?: H
  * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
+ * Throws what the failure model classifies; an error of the operation's own postReceive (after a
+ * 2xx JSON answer) is the item's result.
  */
 async function attemptRequest(
 	{ context, item, run, target, request }: ItemSend,
 	deadline: { passed: boolean },
-): Promise<INodeExecutionData[]> {
+): Promise<ItemResult> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
 	const forget = item.cancelSignal
@@ -179,23 +193,24 @@ async function attemptRequest(
 			withCancelSignal(context, abort.signal),
 			CREDENTIAL_NAME,
 			options,
-			{
-				credentialsDecrypted: target.credential,
-			},
+			{ credentialsDecrypted: target?.credential },
 		)) as IN8nHttpFullResponse;
 		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-		for (const { actions } of request.postReceive) {
-			for (const action of actions) {
-				// operationRouting only takes functions; a declarative action would need n8n's own runner.
-				if (typeof action !== 'function')
-					throw new NodeOperationError(
-						item.node,
-						`postReceive action "${action.type}" is not supported here`,
-					);
-				items = await action.call(context, items, response);
+		try {
+			// operationRouting only takes functions: a declarative action would need n8n's own runner.
+			for (const { actions } of request.postReceive) {
+				for (const action of actions) {
+					if (typeof action !== 'function')
+						throw new Error(`postReceive "${action.type}" is not supported`);
+					items = await action.call(context, items, response);
+				}
 			}
+		} catch (caught) {
+			if (caught instanceof NodeApiError && !(caught instanceof ServiceAnswerError))
+				return { error: caught };
+			throw caught;
 		}
-		return items;
+		return { items };
 	} finally {
 		settle();
 		forget();
@@ -203,18 +218,16 @@ async function attemptRequest(
 }
 
 /** A failure that ends the item; without Continue On Fail it stops the run at once, before anything else may start. */
-function stopOn({ run, item }: ItemSend, outcome: Outcome): Outcome {
-	if ('error' in outcome && !item.failuresBecomeItems) run.stop(outcome.error, item.itemIndex);
-	return outcome;
+function stopOn({ run, item }: ItemSend, result: ItemResult): ItemResult {
+	if ('error' in result && !item.failuresBecomeItems) run.stop(result.error, item.itemIndex);
+	return result;
 }
 
 /** An item that is not sent (again): the execution was cancelled, or another item stopped the run. */
-function notSent({ run, item }: ItemSend): Outcome {
-	if (run.stopError && !run.cancelled)
-		return { error: notSentError(item.node, item.itemIndex, run.stoppedBy, run.stopError) };
-	const error = new NodeOperationError(item.node, 'The execution was cancelled', {
-		itemIndex: item.itemIndex,
-		description: 'This item was not sent (again) after the execution was cancelled.',
-	});
-	return { error };
+function notSent({ run, item, sent }: ItemSend): ItemResult {
+	const { node, itemIndex } = item;
+	if (run.stopError && run.stoppedByItem !== undefined && !run.cancelled) {
+		return { error: notSentError(node, itemIndex, sent, run.stoppedByItem, run.stopError) };
+	}
+	return { error: cancelledError(node, itemIndex, sent) };
 }

@@ -1,31 +1,27 @@
-import type { INodeExecutionData, NodeApiError, NodeOperationError } from 'n8n-workflow';
-import { mayHaveReceived, type FailureKind } from '../httpFailure';
+// The Retry On Fail memory: what earlier tries of n8n's Retry On Fail got for each input item of
+// one node run, so that a later try never sends again what the failure model says to remember.
+import type { INodeExecutionData } from 'n8n-workflow';
+import type { NodeError } from '../userErrors';
 
-export type NodeError = NodeApiError | NodeOperationError;
-export type Outcome = { items: INodeExecutionData[] } | { error: NodeError };
+/** What one input item ended with: its output items, or its error. */
+export type ItemResult = { items: INodeExecutionData[] } | { error: NodeError };
 
 /**
- * What earlier tries of n8n's Retry On Fail got, per input item of one node run: an item answered
- * with success, or one the service may have received (see mayHaveReceived), is not sent again by
- * a later try; it returns the same result or fails with the same error. Keyed by what n8n
+ * An item remembered here (it succeeded, or the service may have acted on it) is not sent again
+ * by a later try: it returns the same result or fails with the same error. Keyed by what n8n
  * retries (the input item), not by the request: an expression that gives another value on the
  * next try (`$now`, a generated id) does not make it another request.
  */
 export class TriesMemory {
-	private readonly outcomes = new Map<number, Outcome>();
+	private readonly results = new Map<number, ItemResult>();
 
-	recall(itemIndex: number): Outcome | undefined {
-		return this.outcomes.get(itemIndex);
+	recall(itemIndex: number): ItemResult | undefined {
+		return this.results.get(itemIndex);
 	}
 
-	keep(
-		itemIndex: number,
-		method: string,
-		outcome: Outcome,
-		failure: FailureKind | undefined,
-	): void {
-		if ('items' in outcome || (failure && mayHaveReceived(method, failure)))
-			this.outcomes.set(itemIndex, outcome);
+	/** `remember`: the failure model's rule for how the item's last attempt ended. */
+	keep(itemIndex: number, result: ItemResult, remember: boolean): void {
+		if (remember) this.results.set(itemIndex, result);
 	}
 }
 

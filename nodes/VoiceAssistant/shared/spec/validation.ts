@@ -1,6 +1,6 @@
 import type { INode } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod/v4';
+import { nodeError, type NodeError } from '../userErrors';
 
 export type FieldLabels = Readonly<Record<string, string>>;
 
@@ -31,13 +31,9 @@ export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabel
 }
 
 /** The error of an invalid item: names the field, the rule and the item, and says nothing was sent. */
-export function invalidInputError(
-	node: INode,
-	problems: string[],
-	itemIndex: number,
-): NodeOperationError {
+export function invalidInputError(node: INode, problems: string[], itemIndex: number): NodeError {
 	const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-	return new NodeOperationError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
+	return nodeError(node, `Invalid input: ${problems[0]}${more} [item ${itemIndex}]`, {
 		itemIndex,
 		description: `Nothing was sent for this item. Problems found:\n- ${problems.join('\n- ')}`,
 	});

@@ -1,0 +1,168 @@
+// The failure model: how one attempt of a request ended, and what follows from it. Whether the
+// service may have received the request decides everything: whether the run sends it again (and
+// how it waits), whether a later try of n8n's Retry On Fail may send it again, and what the item's
+// error says. Every one of these decisions reads RULES; no other file decides one on its own.
+import type { IDataObject, INode } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+/** How one attempt ended. */
+export type AttemptEnd =
+	| 'not-connected' // refused, DNS, unreachable: the request never left this machine
+	| 'cut' // the connection dropped (or the execution was cancelled) before the answer
+	| 'timeout'
+	| 'answered' // 2xx with a JSON body, or none
+	| 'not-json' // 2xx whose body is not JSON (an HTML page, plain text)
+	| 'redirect' // 3xx, never followed
+	| 'client-error' // 4xx but 429: the service refused it and did nothing
+	| 'rate-limited' // 429: the service did nothing
+	| 'unavailable' // 503
+	| 'server-error'; // other 5xx
+
+/** Reads and updates (PUT) may reach the service twice without harm; a POST starts a call or creates a knowledge base. */
+export type MethodKind = 'repeatable' | 'once';
+
+const REPEATABLE_METHODS: ReadonlySet<string> = new Set([
+	'GET',
+	'HEAD',
+	'PUT',
+	'DELETE',
+	'OPTIONS',
+]);
+
+export function methodKind(method: string): MethodKind {
+	return REPEATABLE_METHODS.has(method.toUpperCase()) ? 'repeatable' : 'once';
+}
+
+export interface Rule {
+	/** Sent again within the run: waiting as Retry-After asks (else backing off), backing off, or not. */
+	retry: 'as-asked' | 'backoff' | false;
+	/** A later try of n8n's Retry On Fail returns this outcome instead of sending the item again. */
+	remember: boolean;
+}
+
+const rule = (retry: Rule['retry'], remember: boolean): Rule => ({ retry, remember });
+
+/** The one table. A request that may have reached the service and is not safe to repeat is never sent again in the execution. */
+export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule>>>> = {
+	// attempt end          repeatable (GET, PUT)        once (POST)
+	'not-connected': { repeatable: rule('backoff', false), once: rule('backoff', false) },
+	cut: { repeatable: rule('backoff', false), once: rule(false, true) },
+	timeout: { repeatable: rule('backoff', false), once: rule(false, true) },
+	answered: { repeatable: rule(false, true), once: rule(false, true) },
+	'not-json': { repeatable: rule(false, false), once: rule(false, true) },
+	redirect: { repeatable: rule(false, false), once: rule(false, true) },
+	'client-error': { repeatable: rule(false, false), once: rule(false, false) },
+	'rate-limited': { repeatable: rule('as-asked', false), once: rule('as-asked', false) },
+	unavailable: { repeatable: rule('as-asked', false), once: rule(false, true) },
+	'server-error': { repeatable: rule('backoff', false), once: rule(false, true) },
+};
+
+export function ruleOf(end: AttemptEnd, method: string): Rule {
+	return RULES[end][methodKind(method)];
+}
+
+/** The request left this machine: the service may have seen it (every end but not-connected). */
+export function reachedService(end: AttemptEnd): boolean {
+	return end !== 'not-connected';
+}
+
+/** What one failed attempt tells, read off the error without keeping the request (its headers hold the key). */
+export interface AttemptFailure {
+	end: AttemptEnd;
+	status?: number;
+	code?: string;
+	retryAfter?: unknown;
+	body?: unknown;
+	headers?: IDataObject;
+	rawMessage: string;
+}
+
+/** Errnos of a request that never reached the service. */
+const NOT_CONNECTED_CODES = new Set([
+	'ECONNREFUSED',
+	'ENOTFOUND',
+	'EAI_AGAIN',
+	'EHOSTUNREACH',
+	'ENETUNREACH',
+	'ENETDOWN',
+	'EHOSTDOWN',
+	'EADDRNOTAVAIL',
+]);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+
+function endOfStatus(status: number): AttemptEnd {
+	if (status === 429) return 'rate-limited';
+	if (status === 503) return 'unavailable';
+	if (status >= 500) return 'server-error';
+	if (status >= 400) return 'client-error';
+	return status >= 300 ? 'redirect' : 'answered';
+}
+
+/** How an answer ended: a 2xx body is JSON when it was parsed, is empty, or is labelled JSON. */
+export function endOfAnswer(status: number, headers: IDataObject, body: unknown): AttemptEnd {
+	const end = endOfStatus(status);
+	if (end !== 'answered' || typeof body !== 'string' || body.trim() === '') return end;
+	return /json/i.test(String(headers['content-type'] ?? '')) ? 'answered' : 'not-json';
+}
+
+/**
+ * An answer other than a 2xx JSON one, as postReceive throws it: status, headers (Retry-After) and
+ * body travel to the decisions. Never shown to the user (userErrors builds that error).
+ */
+export class ServiceAnswerError extends NodeApiError {
+	constructor(
+		node: INode,
+		readonly status: number,
+		readonly headers: IDataObject,
+		readonly body: unknown,
+	) {
+		super(node, { message: `HTTP ${status}` }, { httpCode: String(status) });
+	}
+}
+
+type RequestError = {
+	message?: unknown;
+	httpCode?: unknown;
+	code?: unknown;
+	cause?: { code?: unknown };
+	context?: { data?: unknown };
+};
+
+/** `deadlinePassed`: the attempt's own deadline aborted it. Anything unknown counts as a cut: the service may have received it. */
+export function classifyFailure(error: unknown, deadlinePassed = false): AttemptFailure {
+	if (error instanceof ServiceAnswerError) {
+		const { status, headers, body } = error;
+		const end = endOfAnswer(status, headers, body);
+		return {
+			end,
+			status,
+			headers,
+			body,
+			retryAfter: headers['retry-after'],
+			rawMessage: `HTTP ${status}`,
+		};
+	}
+	if (deadlinePassed) return { end: 'timeout', code: 'ETIMEDOUT', rawMessage: 'timed out' };
+	const { message, httpCode, code, cause, context } = (error ?? {}) as RequestError;
+	// n8n puts the errno of a request without an answer (ECONNREFUSED…) in httpCode.
+	const errno = [httpCode, code, cause?.code].find(
+		(value) => typeof value === 'string' && /^E[A-Z_]+$/.test(value),
+	) as string | undefined;
+	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
+	const rawMessage = typeof message === 'string' ? message : 'Unknown error';
+	if (status !== undefined)
+		return { end: endOfStatus(status), status, body: context?.data, rawMessage };
+	if (errno && NOT_CONNECTED_CODES.has(errno))
+		return { end: 'not-connected', code: errno, rawMessage };
+	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
+	return { end: 'cut', code: errno, rawMessage };
+}
+
+/** An HTML page (a proxy, a login page, a web site at the Base URL) rather than the API's JSON. */
+export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
+	if (typeof body !== 'string' || body.trim() === '') return false;
+	return (
+		String(headers['content-type'] ?? '').includes('text/html') ||
+		/^\s*<(!doctype|html)/i.test(body)
+	);
+}

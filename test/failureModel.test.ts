@@ -1,0 +1,201 @@
+/**
+ * The failure model (shared/failureModel.ts): how an attempt ended, and what follows — sent again
+ * within the run, sent again by a later try of n8n's Retry On Fail, and what the item's error says.
+ * The whole table (attempt end × method × Continue On Fail × Retry On Fail) is walked through the
+ * real send path, in n8n's own engine over HTTP against the simulator. The expectations are this
+ * file's own reading of the rules (README "Guarantees"), not the node's table.
+ */
+import { classifyFailure, endOfAnswer } from '../nodes/VoiceAssistant/shared/failureModel';
+import { runNode } from './helpers/runNode';
+import { useSimulator } from './helpers/simulator';
+import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+
+const sim = useSimulator();
+
+describe('classifying an attempt', () => {
+	it('a request that never left this machine: refused, DNS (also transient), unreachable', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) {
+			expect(classifyFailure({ httpCode: code, message: code }).end).toBe('not-connected');
+			expect(classifyFailure({ code, message: code }).end).toBe('not-connected');
+		}
+	});
+
+	it('a cut, a timeout, and anything unknown counts as a cut (the service may have received it)', () => {
+		expect(classifyFailure({ httpCode: 'ECONNRESET' }).end).toBe('cut');
+		expect(classifyFailure({ httpCode: 'EPIPE' }).end).toBe('cut');
+		expect(classifyFailure({ httpCode: 'ETIMEDOUT' }).end).toBe('timeout');
+		expect(classifyFailure(new Error('socket hang up')).end).toBe('cut');
+		expect(classifyFailure(undefined).end).toBe('cut');
+		expect(classifyFailure({ httpCode: 'ECONNREFUSED' }, true).end).toBe('timeout');
+	});
+
+	it('answers: a 2xx is JSON when parsed, empty, or labelled JSON; a string page is not', () => {
+		const html = { 'content-type': 'text/html; charset=utf-8' };
+		const json = { 'content-type': 'application/json' };
+		expect(endOfAnswer(200, html, 'Call queued')).toBe('not-json');
+		expect(endOfAnswer(200, {}, '<html></html>')).toBe('not-json');
+		expect(endOfAnswer(200, json, 'Call queued')).toBe('answered'); // the JSON string "Call queued"
+		expect(endOfAnswer(200, html, { ok: true })).toBe('answered');
+		expect(endOfAnswer(204, {}, '')).toBe('answered');
+		expect(endOfAnswer(303, {}, '')).toBe('redirect');
+		expect(endOfAnswer(422, json, {})).toBe('client-error');
+		expect(endOfAnswer(429, json, {})).toBe('rate-limited');
+		expect(endOfAnswer(503, json, {})).toBe('unavailable');
+		expect(endOfAnswer(502, json, {})).toBe('server-error');
+	});
+});
+
+type End =
+	| 'not-connected'
+	| 'cut'
+	| 'timeout'
+	| 'answered'
+	| 'not-json'
+	| 'redirect'
+	| 'client-error'
+	| 'rate-limited'
+	| 'unavailable'
+	| 'server-error';
+
+/** How the simulator makes the first attempt end so; `everyTime`: every attempt ends so. */
+const SCENARIOS: Record<
+	End,
+	{ everyTime: boolean; says?: RegExp; arrange: (path: string) => void }
+> = {
+	'not-connected': { everyTime: true, says: /^Could not connect to/, arrange: () => undefined },
+	cut: {
+		everyTime: false,
+		says: /was dropped before an answer/,
+		arrange: (path) => sim().failNext({ status: 0, path }),
+	},
+	timeout: {
+		everyTime: true,
+		says: /timed out after 150 ms/,
+		arrange: () => sim().setOptions({ latencyMs: 600 }),
+	},
+	answered: { everyTime: false, arrange: () => undefined },
+	'not-json': {
+		everyTime: false,
+		says: /answered HTTP 200, but not as JSON/,
+		arrange: (path) =>
+			sim().failNext({ status: 200, rawBody: 'Call queued', afterApplying: true, path }),
+	},
+	redirect: {
+		everyTime: false,
+		says: /redirected the request \(HTTP 303\)/,
+		arrange: (path) =>
+			sim().failNext({
+				status: 303,
+				headers: { location: '/done' },
+				rawBody: '',
+				afterApplying: true,
+				path,
+			}),
+	},
+	'client-error': {
+		everyTime: false,
+		says: /rejected the request \(HTTP 422\): Phone rejected/,
+		arrange: (path) => sim().failNext({ status: 422, body: { message: 'Phone rejected' }, path }),
+	},
+	'rate-limited': {
+		everyTime: false,
+		arrange: (path) => sim().failNext({ status: 429, headers: { 'retry-after': '0' }, path }),
+	},
+	unavailable: {
+		everyTime: false,
+		says: /failed \(HTTP 503\)/,
+		arrange: (path) =>
+			sim().failNext({ status: 503, headers: { 'retry-after': '0' }, afterApplying: true, path }),
+	},
+	'server-error': {
+		everyTime: false,
+		says: /failed \(HTTP 500\)/,
+		arrange: (path) => sim().failNext({ status: 500, afterApplying: true, path }),
+	},
+};
+
+/**
+ * The rules as the README states them. POST: any answer (2xx of any body, 3xx, 5xx) or a cut after
+ * sending may have acted: never sent again; a 4xx or 429 says it did not; no connection means it
+ * did not. PUT is always safe to send again, but a page that is not JSON, a redirect or a refusal
+ * would only answer the same.
+ */
+const SENT_AGAIN_IN_RUN: Record<'POST' | 'PUT', End[]> = {
+	POST: ['not-connected', 'rate-limited'],
+	PUT: ['not-connected', 'cut', 'timeout', 'rate-limited', 'unavailable', 'server-error'],
+};
+const MAY_HAVE_ACTED: Record<'POST' | 'PUT', End[]> = {
+	POST: ['cut', 'timeout', 'not-json', 'redirect', 'unavailable', 'server-error'],
+	PUT: [],
+};
+
+const OPERATIONS = {
+	POST: { parameters: playgroundCallParameters, path: '/api/v1/playground/call' },
+	PUT: { parameters: segmentContactParameters, path: '/api/v1/segment/contact/update' },
+};
+
+const cases = (Object.keys(SCENARIOS) as End[]).flatMap((end) =>
+	(['POST', 'PUT'] as const).flatMap((method) =>
+		[false, true].flatMap((continueOnFail) =>
+			[false, true].map((retryOnFail) => ({ end, method, continueOnFail, retryOnFail })),
+		),
+	),
+);
+
+describe('the whole table, through the real send path', () => {
+	// A request that timed out here is still applied by the simulator after its latency: let it land
+	// before the next case starts counting.
+	afterEach(async () => {
+		while (sim().stats.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+	});
+
+	it.each(cases)(
+		'$end, $method, Continue On Fail $continueOnFail, Retry On Fail $retryOnFail',
+		async ({ end, method, continueOnFail, retryOnFail }) => {
+			const scenario = SCENARIOS[end];
+			const { parameters, path } = OPERATIONS[method];
+			scenario.arrange(path);
+			const closedPort = 'http://127.0.0.1:9';
+			const { outputs, error } = await runNode({
+				parameters: { ...parameters, options: { maxRetries: 1 }, requestOptions: { timeout: 150 } },
+				credentials: { apiKey: API_KEY, baseUrl: end === 'not-connected' ? closedPort : sim().url },
+				continueOnFail,
+				retryOnFail: retryOnFail ? { maxTries: 2, waitBetweenTries: 0 } : undefined,
+			});
+
+			const sentAgain = SENT_AGAIN_IN_RUN[method].includes(end);
+			const mayHaveActed = MAY_HAVE_ACTED[method].includes(end);
+			// A later try of Retry On Fail sends the item again unless the service may have acted on it.
+			const laterTry = retryOnFail && !mayHaveActed;
+			let expected: number;
+			if (end === 'not-connected') expected = 0;
+			else if (end === 'answered') expected = 1;
+			else if (!scenario.everyTime) expected = sentAgain || laterTry ? 2 : 1;
+			else expected = (sentAgain ? 2 : 1) * (laterTry ? 2 : 1);
+			const requests = sim().requests.filter((request) => request.path === path);
+			expect(requests).toHaveLength(expected);
+			// The call is never placed twice.
+			if (method === 'POST') expect(sim().ledger.applied.length).toBeLessThanOrEqual(1);
+
+			const succeeds = end === 'answered' || (!scenario.everyTime && (sentAgain || laterTry));
+			const message = continueOnFail
+				? (outputs[0]?.[0]?.json.error as string | undefined)
+				: error?.message;
+			if (succeeds) {
+				expect(error).toBeUndefined();
+				expect(outputs[0]?.[0]?.json.error).toBeUndefined();
+				return;
+			}
+			expect(message).toMatch(scenario.says as RegExp);
+			if (mayHaveActed) {
+				expect(message).toMatch(/the call may have been placed; not sent again$/);
+				if (!continueOnFail)
+					expect(error?.description).toMatch(
+						/^It was not sent again because the service may have received it/,
+					);
+			} else {
+				expect(message).not.toMatch(/not sent again/);
+			}
+		},
+	);
+});
