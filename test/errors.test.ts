@@ -113,7 +113,7 @@ describe('HTTP failures become errors a user can act on', () => {
 		});
 		expect(error?.message).toBe(`Could not connect to ${url}: connection refused`);
 		expect(error?.description).toBe(
-			'Check the Base URL in the credential and that the service is running.',
+			'Nothing reached the service. Check the Base URL in the credential and that the service is running.',
 		);
 	});
 
@@ -166,9 +166,11 @@ describe('Continue On Fail', () => {
 		sim().failNext({ status: 503, headers: { 'retry-after': '1' }, id: 'c-1' });
 		sim().failNext({ status: 404, body: { message: 'Contact not found' }, id: 'c-2' });
 		const { error } = await run(parameters, { items: rows });
+		// Item 0 was sent and answered 503: it says so.
 		expect(error?.message).toBe(
-			'Not sent: item 1 failed first: No segment contact with ID "c-2" was found (HTTP 404)',
+			'Not sent again: item 1 failed first: No segment contact with ID "c-2" was found (HTTP 404)',
 		);
+		expect(error?.description).toMatch(/^This item was sent 1 time \(last answer: HTTP 503\)/);
 		expect(error?.context?.itemIndex).toBe(0);
 	});
 });

@@ -29,12 +29,13 @@ describe('classifying an attempt', () => {
 		expect(classifyFailure({ httpCode: 'ECONNREFUSED' }, true).end).toBe('timeout');
 	});
 
-	it('answers: a 2xx is JSON when parsed, empty, or labelled JSON; a string page is not', () => {
+	it("answers: a 2xx web page is not the API's answer; JSON, plain text or nothing is", () => {
 		const html = { 'content-type': 'text/html; charset=utf-8' };
 		const json = { 'content-type': 'application/json' };
 		expect(endOfAnswer(200, html, 'Call queued')).toBe('not-json');
 		expect(endOfAnswer(200, {}, '<html></html>')).toBe('not-json');
 		expect(endOfAnswer(200, json, 'Call queued')).toBe('answered'); // the JSON string "Call queued"
+		expect(endOfAnswer(200, { 'content-type': 'text/plain' }, 'Call queued')).toBe('answered');
 		expect(endOfAnswer(200, html, { ok: true })).toBe('answered');
 		expect(endOfAnswer(204, {}, '')).toBe('answered');
 		expect(endOfAnswer(303, {}, '')).toBe('redirect');

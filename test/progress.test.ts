@@ -24,6 +24,7 @@ describe('Progress in the log', () => {
 	it('says when the run is paced to a rate limit, and how low the pace went', () => {
 		const { progress, lines } = progressOf(100, { now: 196.4, lowest: 171.2, waiting: 83 });
 		for (let i = 0; i < 100; i++) progress.itemDone(true);
+		progress.logSummary('done');
 		expect(lines[0]).toBe(
 			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s (83 waiting for their turn)',
 		);
@@ -42,6 +43,9 @@ describe('Progress in the log', () => {
 		);
 		progress.retryWaitEnded();
 		progress.itemDone(false);
+		expect(lines).toHaveLength(9); // the last item: the Run logs how it ended
+		progress.logSummary('done');
+		progress.logSummary('stopped');
 		expect(lines).toHaveLength(10);
 		expect(lines[9]).toMatch(
 			/^Voice Assistant "Update contacts": done: 200 items in \d+\.\d s: 199 succeeded, 1 failed, 1 retries, up to 64 requests in flight$/,
@@ -51,9 +55,11 @@ describe('Progress in the log', () => {
 	it('at most every 1,000 items; a small run only logs its summary', () => {
 		const big = progressOf(20_000);
 		for (let i = 0; i < 20_000; i++) big.progress.itemDone(true);
+		big.progress.logSummary('done');
 		expect(big.lines).toHaveLength(20);
 		const small = progressOf(3);
 		for (let i = 0; i < 3; i++) small.progress.itemDone(true);
+		small.progress.logSummary('done');
 		expect(small.lines).toHaveLength(1);
 	});
 });

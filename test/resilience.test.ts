@@ -144,12 +144,12 @@ describe('retries', () => {
 		[
 			'503',
 			{ status: 503, headers: { 'retry-after': '0' } },
-			'The service failed (HTTP 503): Service Unavailable',
+			'The service failed (HTTP 503): Service Unavailable: the call may have been placed; not sent again',
 		],
 		[
 			'a dropped connection',
 			{ status: 0 },
-			`The connection to ${'URL'} was dropped before an answer arrived`,
+			`The connection to ${'URL'} was dropped before an answer arrived: the call may have been placed; not sent again`,
 		],
 	])(
 		'never repeats a call start after %s: it may have rung already',
@@ -157,10 +157,9 @@ describe('retries', () => {
 			sim().failNext({ ...failure, path: CALLS });
 			const { error } = await run(callParameters(), [{ json: { name: 'Ada' } }]);
 			expect(error?.message).toBe(message.replace('URL', sim().url));
-			if (failure.status === 0)
-				expect(error?.description).toMatch(
-					/not sent again because the service may have received it/,
-				);
+			expect(error?.description).toMatch(
+				/^It was not sent again because the service may have received it/,
+			);
 			expect(sim().requests).toHaveLength(1);
 		},
 	);
@@ -235,19 +234,21 @@ describe('a failing run stops sending', () => {
 
 		const failure = 'The service rejected the request (HTTP 400): segment is locked';
 		const notSent = `Not sent: item 1 failed first: ${failure}`;
+		// Item 0 was sent (answered 503) and waited for its retry.
+		const notSentAgain = `Not sent again: item 1 failed first: ${failure}`;
 		expect(sim().requests.map((request) => [request.query.id, request.status])).toEqual([
 			['c-0', 503],
 			['c-1', 400],
 		]);
 		expect(outputs).toEqual([]);
 		expect([...itemErrors.entries()].sort(([a], [b]) => a - b)).toEqual([
-			[0, expect.objectContaining({ message: notSent, itemIndex: 0 })],
+			[0, expect.objectContaining({ message: notSentAgain, itemIndex: 0 })],
 			[1, expect.objectContaining({ message: failure, itemIndex: 1 })],
 			[2, expect.objectContaining({ message: notSent, itemIndex: 2 })],
 			[3, expect.objectContaining({ message: notSent, itemIndex: 3 })],
 		]);
 		// n8n reports the first item (in input order) that rejected: here item 0, which says why.
-		expect(error?.message).toBe(notSent);
+		expect(error?.message).toBe(notSentAgain);
 		expect(error?.context?.itemIndex).toBe(0);
 		expect(error?.description).toMatch(/^Nothing was sent for this item: item 1 failed first/);
 	});

@@ -116,7 +116,7 @@ describe("n8n's Retry On Fail sends nothing twice (at most once per execution)",
 			expect.objectContaining({ phone_number: ['+14155550100'] }),
 		]);
 		expect(error?.message).toMatch(
-			/^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before an answer arrived$/,
+			/^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before an answer arrived: the call may have been placed; not sent again$/,
 		);
 		expect(error?.description).toContain('may have received it');
 	});

@@ -739,7 +739,7 @@ describe('simulator', () => {
 		it('rejects an invalid spec', () => {
 			expect(() => sim.failNext({ status: 42 })).toThrow(TypeError);
 			expect(() => sim.failNext({ status: 500, times: 0 })).toThrow(TypeError);
-			expect(() => sim.failNext({ status: 500, afterApplying: true })).toThrow(TypeError);
+			expect(() => sim.failNext({ status: 500, afterApplying: 'yes' as never })).toThrow(TypeError);
 			expect(() => sim.failNext({ status: 500, bodyFields: ['email'] as never })).toThrow(
 				TypeError,
 			);

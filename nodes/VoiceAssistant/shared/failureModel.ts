@@ -8,10 +8,11 @@ import { NodeApiError } from 'n8n-workflow';
 /** How one attempt ended. */
 export type AttemptEnd =
 	| 'not-connected' // refused, DNS, unreachable: the request never left this machine
+	| 'not-sent' // it could not be made (a header it cannot carry, a certificate refused): never left either
 	| 'cut' // the connection dropped (or the execution was cancelled) before the answer
 	| 'timeout'
 	| 'answered' // 2xx with a JSON body, or none
-	| 'not-json' // 2xx whose body is not JSON (an HTML page, plain text)
+	| 'not-json' // 2xx with a web page (HTML) instead of the API's JSON; plain text counts as answered
 	| 'redirect' // 3xx, never followed
 	| 'client-error' // 4xx but 429: the service refused it and did nothing
 	| 'rate-limited' // 429: the service did nothing
@@ -46,6 +47,7 @@ const rule = (retry: Rule['retry'], remember: boolean): Rule => ({ retry, rememb
 export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule>>>> = {
 	// attempt end          repeatable (GET, PUT)        once (POST)
 	'not-connected': { repeatable: rule('backoff', false), once: rule('backoff', false) },
+	'not-sent': { repeatable: rule(false, false), once: rule(false, false) },
 	cut: { repeatable: rule('backoff', false), once: rule(false, true) },
 	timeout: { repeatable: rule('backoff', false), once: rule(false, true) },
 	answered: { repeatable: rule(false, true), once: rule(false, true) },
@@ -61,9 +63,9 @@ export function ruleOf(end: AttemptEnd, method: string): Rule {
 	return RULES[end][methodKind(method)];
 }
 
-/** The request left this machine: the service may have seen it (every end but not-connected). */
+/** The request left this machine: the service may have seen it. */
 export function reachedService(end: AttemptEnd): boolean {
-	return end !== 'not-connected';
+	return end !== 'not-connected' && end !== 'not-sent';
 }
 
 /** What one failed attempt tells, read off the error without keeping the request (its headers hold the key). */
@@ -90,6 +92,10 @@ const NOT_CONNECTED_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
+/** Node's codes for a request it refuses to make, and the TLS codes of a certificate refused before anything is sent. */
+const NOT_SENT_CODE =
+	/^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/;
+
 function endOfStatus(status: number): AttemptEnd {
 	if (status === 429) return 'rate-limited';
 	if (status === 503) return 'unavailable';
@@ -98,11 +104,10 @@ function endOfStatus(status: number): AttemptEnd {
 	return status >= 300 ? 'redirect' : 'answered';
 }
 
-/** How an answer ended: a 2xx body is JSON when it was parsed, is empty, or is labelled JSON. */
+/** How an answer ended: a 2xx that is a web page (a proxy, a login page, a site at the Base URL) is not the API's answer. */
 export function endOfAnswer(status: number, headers: IDataObject, body: unknown): AttemptEnd {
 	const end = endOfStatus(status);
-	if (end !== 'answered' || typeof body !== 'string' || body.trim() === '') return end;
-	return /json/i.test(String(headers['content-type'] ?? '')) ? 'answered' : 'not-json';
+	return end === 'answered' && isHtml(body, headers) ? 'not-json' : end;
 }
 
 /**
@@ -146,7 +151,7 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	const { message, httpCode, code, cause, context } = (error ?? {}) as RequestError;
 	// n8n puts the errno of a request without an answer (ECONNREFUSED…) in httpCode.
 	const errno = [httpCode, code, cause?.code].find(
-		(value) => typeof value === 'string' && /^E[A-Z_]+$/.test(value),
+		(value) => typeof value === 'string' && /^[A-Z][A-Z0-9_]+$/.test(value),
 	) as string | undefined;
 	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
 	const rawMessage = typeof message === 'string' ? message : 'Unknown error';
@@ -155,6 +160,7 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	if (errno && NOT_CONNECTED_CODES.has(errno))
 		return { end: 'not-connected', code: errno, rawMessage };
 	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
+	if (errno && NOT_SENT_CODE.test(errno)) return { end: 'not-sent', code: errno, rawMessage };
 	return { end: 'cut', code: errno, rawMessage };
 }
 

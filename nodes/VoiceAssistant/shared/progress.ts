@@ -54,8 +54,9 @@ export class Progress {
 	itemDone(succeeded: boolean): void {
 		if (succeeded) this.succeeded++;
 		else this.failed++;
-		if (this.done === this.total) this.logSummary('done');
-		else if (this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0) this.logProgress();
+		// The last item's summary line is the Run's to log: it knows how the run ended.
+		if (this.done < this.total && this.total >= PROGRESS_FROM_ITEMS && this.done % this.every === 0)
+			this.logProgress();
 	}
 
 	private logProgress(): void {

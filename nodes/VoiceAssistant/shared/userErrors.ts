@@ -132,6 +132,10 @@ const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 		description:
 			'Nothing reached the service. Check the Base URL in the credential and that the service is running.',
 	}),
+	'not-sent': ({ failure, context }) => ({
+		message: `The request to ${context.origin} could not be sent: ${failure.rawMessage}`,
+		description: 'Nothing reached the service.',
+	}),
 	cut: ({ context, retried }) => ({
 		message: `The connection to ${context.origin} was dropped before an answer arrived${retried}`,
 	}),
@@ -262,7 +266,10 @@ export function notSentError(
 	failedItem: number,
 	failure: NodeError,
 ): NodeError {
-	const why = `${sentSoFar(sent)} It was not sent${sent.times ? ' again' : ''} because item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
+	const stops = `item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
+	const why = sent.times
+		? `${sentSoFar(sent)} It was not sent again because ${stops}`
+		: `Nothing was sent for this item: ${stops}`;
 	return nodeError(
 		node,
 		`Not sent${sent.times ? ' again' : ''}: item ${failedItem} failed first: ${failure.message}`,
