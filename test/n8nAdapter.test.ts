@@ -3,7 +3,7 @@
  * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats. In n8n-core's own
  * engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation) over
  * HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e suite
- * checks the same in real n8n 1.123.50, 2.8.4 and 2.41.1.
+ * checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
 import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
 import { ItemLoop, nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';

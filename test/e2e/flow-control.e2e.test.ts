@@ -5,6 +5,7 @@
  * the simulator received and the calls it placed (its ledger): a call start is a phone that
  * rings, so "once" means once.
  */
+import { NEWEST_VERSION } from '../../tools/n8n';
 import {
 	MAYA,
 	itemsNode,
@@ -59,9 +60,10 @@ const EXPRESSION_ERROR_PHONE = "={{ $json.i === 3 ? $('Nope').item.json.phone : 
 /**
  * With Continue On Fail, n8n's declarative item loop (RoutingNode) gives an item whose
  * parameters fail their expression its own error and goes on to the next item in these
- * versions (measured); in 2.8.4 and 1.123.50 it throws out of the loop instead.
+ * versions (measured on NEWEST_VERSION); in DEFAULT_VERSION and V1_VERSION it throws out of the
+ * loop instead.
  */
-const N8N_CATCHES_ITEM_ERRORS_IN_ITS_LOOP = new Set(['2.41.1']);
+const N8N_CATCHES_ITEM_ERRORS_IN_ITS_LOOP = new Set([NEWEST_VERSION]);
 
 const sim = useSimulatorProcess();
 
