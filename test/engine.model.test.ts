@@ -202,10 +202,7 @@ interface Attempt {
 
 /** What n8n's request helper rejects with when the request's signal aborts: axios's CanceledError, as a NodeApiError. */
 const canceled = (node: INode) =>
-	new NodeApiError(
-		node,
-		Object.assign(new Error('canceled'), { name: 'CanceledError', code: 'ERR_CANCELED' }),
-	);
+	new NodeApiError(node, { message: 'canceled', name: 'CanceledError', code: 'ERR_CANCELED' });
 
 /** A service answer as n8n's request helper gives it (returnFullResponse) or throws it. */
 function respond(answer: Answer, now: number) {
