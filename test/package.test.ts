@@ -6,8 +6,8 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { distProblems } from '../scripts/check-dist';
-import { REPO_ROOT, listFiles, packAndUnpack, packageProblems } from '../scripts/package-tarball';
+import { distProblems } from '../tools/dist';
+import { REPO_ROOT, listFiles, packAndUnpack, packageProblems } from '../tools/package-tarball';
 import { NODE_TYPE } from '../tools/package-names';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'va-package-test-'));
@@ -83,7 +83,12 @@ describe('a package without a build', () => {
 	}, 60_000);
 
 	test('cannot be packed when npm runs prepack', () => {
-		const clone = cloneWithoutBuild('clone-prepack', ['nodes', 'credentials', 'scripts']);
+		const clone = cloneWithoutBuild('clone-prepack', [
+			'nodes',
+			'credentials',
+			'scripts/check-dist.js',
+			'tools/dist.js',
+		]);
 		expect(distProblems(clone)).toEqual(
 			expect.arrayContaining([
 				'dist/nodes/VoiceAssistant/VoiceAssistant.node.js is missing (from nodes/VoiceAssistant/VoiceAssistant.node.ts)',
