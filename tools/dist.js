@@ -4,14 +4,15 @@
  * Whether dist/ is complete and current, for `prepack` (scripts/check-dist.js) and for everything
  * that packs the package into n8n (tools/n8n/package.js builds first when it is not).
  * Every .ts file under nodes/ and credentials/ needs its compiled .js in dist/, written after
- * the source was last changed; every other file there (icons, the codex .node.json) needs an
+ * the source was last changed; every other file there and in icons/ (the codex .node.json, the
+ * icons) needs an
  * identical copy in dist/ (gulp keeps the source's modification time, so only the content
  * tells; tsc re-indents the codex, so JSON is compared by value). The files package.json's
  * "n8n" section lists must exist, and nothing in dist/ may be left from a deleted source.
  */
 const fs = require('fs');
 const path = require('path');
-const SOURCE_FOLDERS = ['nodes', 'credentials'];
+const SOURCE_FOLDERS = ['nodes', 'credentials', 'icons'];
 
 /**
  * @param {string} dir
