@@ -1,10 +1,10 @@
 /**
  * The n8n adapter's inferences (shared/request/n8nAdapter.ts): which node run an item belongs
  * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats; an item n8n's loop
- * cannot prepare (an expression error, with Batching too) sends nothing of the run. In n8n-core's own
- * engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation) over
- * HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e suite
- * checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
+ * cannot prepare (an expression error, with Batching too) sends nothing of the run. In n8n-core's
+ * own engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation)
+ * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
+ * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
 import type {
 	IExecuteSingleFunctions,
