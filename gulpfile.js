@@ -1,8 +1,9 @@
 const { src, dest } = require('gulp');
 
-// tsc emits only JavaScript; n8n also needs the node and credential icons next to the compiled files.
+// tsc emits only JavaScript; n8n also needs the icons (one pair, icons/, used by the node and the
+// credential) where the compiled files point: dist/icons.
 function buildIcons() {
-	return src(['nodes/**/*.{png,svg}', 'credentials/**/*.{png,svg}'], {
+	return src(['icons/*.{png,svg}'], {
 		base: '.',
 		encoding: false,
 	}).pipe(dest('dist'));

@@ -32,6 +32,10 @@ for (const file of inputs) {
 	);
 	for (const row of rows) byKey.set(`${row.name}|${row.count}`, row);
 }
+/** The n8n versions measured, from each result's machine line (bench/run.js ends it with `n8n <version>`). */
+const versions = [
+	...new Set(machines.map((line) => /n8n (\S+?)(;|$)/.exec(line)?.[1]).filter(Boolean)),
+];
 const rows = [...byKey.values()].filter(
 	(row) => !row.name.startsWith('simulator') && !row.name.includes('chaos'),
 );
@@ -87,7 +91,7 @@ const height = y + 24;
 
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="13" fill="#111827">
 <rect width="100%" height="100%" fill="#ffffff"/>
-<text x="20" y="28" font-size="16" font-weight="bold">Contact updates in n8n 2.8.4: requests per second (higher is better)</text>
+<text x="20" y="28" font-size="16" font-weight="bold">Contact updates in n8n ${escape(versions.join(' and '))}: requests per second (higher is better)</text>
 ${machines.map((line, i) => `<text x="20" y="${46 + i * 18}" fill="#6B7280">${escape(line)}</text>`).join('\n')}
 ${body.join('\n')}
 </svg>

@@ -15,7 +15,7 @@
  *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
  *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
  *                                  # the node alone; with --big also 100,000 rows a page at a time
- *   npm run bench -- --n8n=2.41.1  # another cached n8n version (default 2.8.4; its default expression engine)
+ *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: DEFAULT_VERSION)
  *   npm run bench -- --help        # this text
  */
 
@@ -31,6 +31,7 @@ const path = require('path');
 // @ts-expect-error autocannon has no type declarations
 const autocannon = require('autocannon');
 const {
+	DEFAULT_VERSION,
 	buildAndPack,
 	ensureN8n,
 	importIntoN8n,
@@ -61,7 +62,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  */
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
-const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : '2.8.4';
+const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : DEFAULT_VERSION;
 const API_KEY = 'bench-api-key';
 const args = new Set(process.argv.slice(2));
 const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));

@@ -11,7 +11,10 @@ export class VoiceAssistantApi implements ICredentialType {
 
 	displayName = 'Voice Assistant API';
 
-	icon: Icon = { light: 'file:voiceAssistant.svg', dark: 'file:voiceAssistant.dark.svg' };
+	icon: Icon = {
+		light: 'file:../icons/voiceAssistant.svg',
+		dark: 'file:../icons/voiceAssistant.dark.svg',
+	};
 
 	documentationUrl = 'https://www.npmjs.com/package/n8n-nodes-voice-assistant#credentials';
 

@@ -16,6 +16,7 @@ const { ensureDevDependencies } = require('../scripts/ensure-dev-deps');
 const fs = require('fs');
 const path = require('path');
 const {
+	DEFAULT_VERSION,
 	OWNER,
 	buildAndPack,
 	ensureN8n,
@@ -31,7 +32,6 @@ const { startSimulatorProcess } = require('../tools/simulator-process');
 const { SIMULATOR_CREDENTIAL } = require('../tools/workflows');
 const { prepareDataTableRecipe } = require('./dataTable');
 
-const DEFAULT_VERSION = '2.8.4';
 const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
 const DEMO_DIR = path.join(REPO_ROOT, '.demo');
 // n8n's database cannot go back a major version: another version gets its own user folder.

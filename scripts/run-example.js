@@ -14,7 +14,7 @@ const os = require('os');
 const path = require('path');
 const { ensureDevDependencies } = require('./ensure-dev-deps');
 const {
-	SUPPORTED_VERSIONS,
+	DEFAULT_VERSION,
 	buildAndPack,
 	ensureN8n,
 	executeWorkflow,
@@ -48,7 +48,7 @@ async function main() {
 			`"${workflow.name}" does not start with a Manual Trigger, which n8n execute needs`,
 		);
 	}
-	const version = process.env.N8N_EXAMPLE_VERSION || SUPPORTED_VERSIONS[0];
+	const version = process.env.N8N_EXAMPLE_VERSION || DEFAULT_VERSION;
 	const { VOICE_ASSISTANT_BASE_URL: baseUrl, VOICE_ASSISTANT_API_KEY: apiKey } = process.env;
 
 	ensureDevDependencies(log);

@@ -20,7 +20,7 @@
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
-const { REPO_ROOT, packAndUnpack, packageProblems } = require('./package-tarball');
+const { REPO_ROOT, packAndUnpack, packageProblems } = require('../tools/package-tarball');
 
 const SCANNER = '@n8n/scan-community-package/scanner/scanner.mjs';
 

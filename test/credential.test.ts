@@ -5,6 +5,8 @@
  */
 import type { IHttpRequestOptions, INodeProperties } from 'n8n-workflow';
 import { VoiceAssistantApi } from '../credentials/VoiceAssistantApi.credentials';
+import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
+import { CREDENTIAL_TYPE } from '../tools/package-names';
 
 const credential = new VoiceAssistantApi();
 const authenticate = credential.authenticate as unknown as (
@@ -21,6 +23,13 @@ const PLAIN_HTTP =
 	'"Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential';
 
 describe('the credential', () => {
+	it('is the type the tests, the harness and the node name (tools/package-names.js)', () => {
+		expect(credential.name).toBe(CREDENTIAL_TYPE);
+		expect(new VoiceAssistant().description.credentials).toEqual([
+			{ name: CREDENTIAL_TYPE, required: true },
+		]);
+	});
+
 	it('offers "Allow Unencrypted HTTP", off by default, and warns about plain http:// in the Base URL hint', () => {
 		const byName = Object.fromEntries(
 			credential.properties.map((property) => [property.name, property]),

@@ -2,7 +2,8 @@
  * The documentation's links, as GitHub renders them: every relative link and image in README.md,
  * ARCHITECTURE.md and docs/*.md points at a file that exists, and a `#anchor` at a heading of the
  * Markdown file it names (GitHub's slugs). Every example workflow and every docs page is linked
- * from the README.
+ * from the README. The files ARCHITECTURE.md and docs/how-it-works.md name in backticks exist, and
+ * ARCHITECTURE.md names every file of the request engine (nodes/VoiceAssistant/shared/request/).
  */
 import fs from 'fs';
 import path from 'path';
@@ -100,5 +101,70 @@ describe('the documentation', () => {
 			expect.arrayContaining(['install-before-it-is-published', 'assistant--get-many']),
 		);
 		expect([...anchors('docs/scaling.md')]).toContain('the-suite-npm-run-testqueue');
+	});
+});
+
+/** The pages that describe the code by its files. */
+const CODE_MAPS = ['ARCHITECTURE.md', 'docs/how-it-works.md'];
+const NOT_REPO = new Set(['node_modules', 'dist', 'coverage', '.git', '.demo']);
+
+/** Every file and folder of the repo (what a clone holds), as POSIX paths from its root; folders end with `/`. */
+function repoPaths(dir = ROOT): string[] {
+	return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+		if (NOT_REPO.has(entry.name)) return [];
+		const full = path.join(dir, entry.name);
+		const relative = path.relative(ROOT, full).split(path.sep).join('/');
+		return entry.isDirectory() ? [`${relative}/`, ...repoPaths(full)] : [relative];
+	});
+}
+
+/**
+ * The file paths a page names in inline code: a path with a folder (`shared/request/`,
+ * `resources/segmentContact/update.ts`) or a file name with an extension (`clock.ts`). Patterns
+ * (`resources/<resource>/`), calls and URLs are not paths.
+ */
+function namedPaths(file: string): string[] {
+	const code = [
+		...proseLines(file)
+			.join('\n')
+			.matchAll(/`([^`\n]+)`/g),
+	].map((match) => match[1]);
+	return code.filter(
+		(text) =>
+			/^[\w.-]+(\/[\w.-]+)*\/?$/.test(text) &&
+			(text.includes('/') || /\.(ts|js|json|md|svg|yml|sh)$/.test(text)) &&
+			!/^\.+$/.test(text),
+	);
+}
+
+describe('the pages that map the code', () => {
+	const paths = repoPaths();
+	/** A named path exists when a file (or folder) of the repo is it or ends with it: the pages name files from the folder they discuss. */
+	const exists = (named: string) => {
+		const forms = named.endsWith('/') ? [named] : [named, `${named}/`];
+		return paths.some((candidate) =>
+			forms.some((form) => candidate === form || candidate.endsWith(`/${form}`)),
+		);
+	};
+
+	test.each(CODE_MAPS)('%s: every file it names in backticks exists', (file) => {
+		const named = namedPaths(file);
+		expect(named.length).toBeGreaterThan(0);
+		expect(named.filter((name) => !exists(name))).toEqual([]);
+	});
+
+	test('ARCHITECTURE.md names every file of the request engine (shared/request/)', () => {
+		const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+		const engine = fs.readdirSync(path.join(ROOT, 'nodes/VoiceAssistant/shared/request'));
+		expect(engine.length).toBeGreaterThan(0);
+		expect(engine.filter((name) => !text.includes(`\`${name}\``))).toEqual([]);
+	});
+
+	test('a named path that does not exist is found', () => {
+		expect(exists('shared/request/run.ts')).toBe(true);
+		expect(exists('shared/request/nothing.ts')).toBe(false);
+		expect(exists('run.ts')).toBe(true);
+		expect(exists('un.ts')).toBe(false);
+		expect(exists('test/simulator')).toBe(true);
 	});
 });

@@ -6,21 +6,26 @@
  * the agent's execute data and its own arguments), cancels and expression values that change on
  * every try. It calls the node's real hooks (preSend, the send step, postReceive), so the adapter,
  * the run, the memory of tries, the limit, the pace and the retries are the real ones; only the
- * service's answers are the model's. Invariants: no attempt starts after its run's stop or cancel;
- * every run leaves the pace registry; each item gets at most one outcome per try; no POST is sent
- * again once the service may have received it, whatever its body says now; each tool call sends;
- * a loop that threw sends nothing, one that skipped items sends the others; a later run on a
- * quiet service is not held to an old pace.
+ * service's answers are the model's, given through a request helper that, like n8n's, aborts a
+ * request on its context's cancel signal (a cancel, or the attempt's Timeout, cuts it in flight).
+ * Invariants: no attempt starts after its run's stop or cancel; a request in flight is cut at its
+ * run's cancel or its Timeout, and only then; every run leaves the pace registry; each item gets
+ * at most one outcome per try; no POST is sent again once the service may have received it
+ * (a request cut in flight included), whatever its body says now; each tool call sends; a loop
+ * that threw sends nothing, one that skipped items sends the others; a later run on a quiet
+ * service is not held to an old pace.
  */
 import fc from 'fast-check';
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IHttpRequestOptions,
-	INode,
-	INodeExecutionData,
+import {
+	NodeApiError,
+	type IDataObject,
+	type IExecuteSingleFunctions,
+	type IHttpRequestOptions,
+	type INode,
+	type INodeExecutionData,
 } from 'n8n-workflow';
 import type { Clock } from '../nodes/VoiceAssistant/shared/clock';
+import { CREDENTIAL_TYPE, NODE_NAME } from '../tools/package-names';
 
 /** Virtual time: sleeps are timers in a list; the test moves time to the next one when nothing else can run. */
 class FakeClock implements Clock {
@@ -117,6 +122,14 @@ const answerArb: fc.Arbitrary<Answer> = fc.oneof(
 		}),
 	},
 	{
+		// A slow answer: a plan's Timeout may cut it.
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant('ok' as const),
+			latencyMs: fc.integer({ min: 1000, max: 20_000 }),
+		}),
+	},
+	{
 		weight: 2,
 		arbitrary: fc.record({
 			kind: fc.constantFrom('throttled' as const, 'unavailable' as const),
@@ -136,6 +149,8 @@ interface Plan {
 	failingItems: number[];
 	failLast: boolean;
 	cancelAtMs: number | undefined;
+	/** The request's Timeout (the attempt's deadline); none: the node's default. */
+	timeoutMs: number | undefined;
 	method: 'POST' | 'PUT';
 	continueOnFail: boolean;
 	adaptive: boolean;
@@ -159,6 +174,7 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
 		{ weight: 1, arbitrary: fc.constant(true) },
 	),
 	cancelAtMs: fc.option(fc.integer({ min: 0, max: 8000 }), { nil: undefined, freq: 3 }),
+	timeoutMs: fc.option(fc.integer({ min: 200, max: 5000 }), { nil: undefined, freq: 2 }),
 	method: fc.constantFrom('POST' as const, 'PUT' as const),
 	continueOnFail: fc.boolean(),
 	adaptive: fc.boolean(),
@@ -177,7 +193,16 @@ interface Attempt {
 	/** The run's signal was aborted (stop, cancel, end) when the request started. */
 	runEnded: boolean;
 	mayHaveReceived: boolean;
+	/** The request's abort signal fired (a cancel or the attempt's deadline) before its answer came. */
+	cut: boolean;
+	/** Virtual time when the request started and when it answered, failed or was cut. */
+	startedAt: number;
+	endedAt: number | undefined;
 }
+
+/** What n8n's request helper rejects with when the request's signal aborts: axios's CanceledError, as a NodeApiError. */
+const canceled = (node: INode) =>
+	new NodeApiError(node, { message: 'canceled', name: 'CanceledError', code: 'ERR_CANCELED' });
 
 /** A service answer as n8n's request helper gives it (returnFullResponse) or throws it. */
 function respond(answer: Answer, now: number) {
@@ -222,6 +247,8 @@ async function simulate(
 	const attempts: Attempt[] = [];
 	const log: string[] = [];
 	const outcomes: Array<Map<string, number>> = plans.map(() => new Map());
+	/** When each plan's execution was cancelled (virtual time). */
+	const cancelledAt: Array<number | undefined> = plans.map(() => undefined);
 	let next = 0;
 	const preSend = node.routing.prepareRequest({});
 	const sendItem = node.routing.operationRouting({ method: 'PUT', path: '/x' } as never, {})
@@ -240,16 +267,19 @@ async function simulate(
 		await clock.sleep(plan.startMs);
 		const execution = new AbortController();
 		if (plan.cancelAtMs !== undefined)
-			void clock.sleep(plan.cancelAtMs).then(() => execution.abort());
+			void clock.sleep(plan.cancelAtMs).then(() => {
+				cancelledAt[p] = clock.now();
+				execution.abort();
+			});
 		const asTool = plan.toolCalls > 0;
 		const nodeOfPlan: INode = {
 			id: `n${p}`,
 			name: asTool ? 'Voice Assistant Tool' : 'Voice Assistant',
-			type: asTool ? 'voiceAssistantTool' : 'voiceAssistant',
+			type: asTool ? `${NODE_NAME}Tool` : NODE_NAME,
 			typeVersion: 1,
 			position: [0, 0],
 			parameters: {},
-			credentials: { voiceAssistantApi: { id: '1', name: 'model' } },
+			credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'model' } },
 			retryOnFail: plan.maxTries > 1,
 			continueOnFail: plan.continueOnFail,
 		};
@@ -284,6 +314,7 @@ async function simulate(
 						qs: { id: `c-${itemIndex}` },
 						body: { at: volatile++ },
 						headers: {},
+						...(plan.timeoutMs === undefined ? {} : { timeout: plan.timeoutMs }),
 					} as IHttpRequestOptions,
 					preSend: [],
 					postReceive: [{ actions: [node.output.failOnHttpError] }],
@@ -299,7 +330,13 @@ async function simulate(
 					getCredentials: async () => ({ apiKey: 'model-key', baseUrl: 'https://api.example.com' }),
 					logger: loggerInto(log),
 					helpers: {
-						httpRequestWithAuthentication: async () => {
+						/**
+						 * n8n's request helper: the request aborts on the calling context's
+						 * getExecutionCancelSignal() (the node hands it one per attempt, fired by a cancel or
+						 * the attempt's deadline), and an abort rejects at once with axios's CanceledError.
+						 */
+						async httpRequestWithAuthentication(this: IExecuteSingleFunctions) {
+							const signal = this.getExecutionCancelSignal?.();
 							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
 							const { run } = node.adapter.runOf(context, request.options);
 							const record: Attempt = {
@@ -308,10 +345,32 @@ async function simulate(
 								item: itemIndex,
 								runEnded: run.signal.aborted,
 								mayHaveReceived: false,
+								cut: false,
+								startedAt: clock.now(),
+								endedAt: undefined,
 							};
 							attempts.push(record);
+							if (signal?.aborted) {
+								record.endedAt = clock.now();
+								throw canceled(this.getNode());
+							}
 							const answer = answers[next++ % answers.length];
-							await clock.sleep(answer.latencyMs);
+							const answered = await new Promise<boolean>((resolve) => {
+								const forget = signal
+									? node.clock.onAbort(signal, () => resolve(false))
+									: () => undefined;
+								void clock.sleep(answer.latencyMs, signal).then(() => {
+									forget();
+									resolve(true);
+								});
+							});
+							record.endedAt = clock.now();
+							if (!answered) {
+								// Cut in flight: the service may have received it.
+								record.cut = true;
+								record.mayHaveReceived = true;
+								throw canceled(this.getNode());
+							}
 							record.mayHaveReceived = ['reset', 'timeout', 'server-error'].includes(answer.kind);
 							return respond(answer, clock.now());
 						},
@@ -358,7 +417,7 @@ async function simulate(
 		}
 	};
 	await clock.runUntilIdle(Promise.all(plans.map(playPlan)));
-	return { attempts, log, outcomes };
+	return { attempts, cancelledAt, log, outcomes };
 }
 
 describe.each([
@@ -370,6 +429,8 @@ describe.each([
 
 	it('keeps its invariants over random runs, tool calls, answers, stops, cancels, retries and failing items', async () => {
 		let sentInAll = 0;
+		let cutByCancel = 0;
+		let cutByDeadline = 0;
 		await fc.assert(
 			fc.asyncProperty(
 				fc.array(planArb, { minLength: 1, maxLength: 3 }),
@@ -377,8 +438,27 @@ describe.each([
 				async (plans, answers) => {
 					const clock = new FakeClock(node.clock.onAbort);
 					node.clock.useClock(clock);
-					const { attempts, outcomes } = await simulate(node, skips, plans, answers, clock);
+					const { attempts, cancelledAt, outcomes } = await simulate(
+						node,
+						skips,
+						plans,
+						answers,
+						clock,
+					);
 					sentInAll += attempts.length;
+
+					// A request in flight is cut by its run's cancel or at its Timeout, and only then.
+					for (const attempt of attempts) {
+						const plan = plans[attempt.plan];
+						const tookMs = attempt.endedAt! - attempt.startedAt;
+						if (plan.timeoutMs !== undefined) expect(tookMs).toBeLessThanOrEqual(plan.timeoutMs);
+						if (!attempt.cut) continue;
+						if (plan.timeoutMs !== undefined && tookMs === plan.timeoutMs) cutByDeadline++;
+						else {
+							expect(attempt.endedAt).toBe(cancelledAt[attempt.plan]);
+							cutByCancel++;
+						}
+					}
 
 					// No request starts after its run's stop or cancel.
 					expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
@@ -438,5 +518,8 @@ describe.each([
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },
 		);
 		expect(sentInAll).toBeGreaterThan(500);
+		// The runs did cut requests in flight, by a cancel and by a deadline.
+		expect(cutByCancel).toBeGreaterThan(0);
+		expect(cutByDeadline).toBeGreaterThan(0);
 	}, 240_000);
 });

@@ -1,18 +1,41 @@
 /**
  * The n8n adapter's inferences (shared/request/n8nAdapter.ts): which node run an item belongs
- * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats. In n8n-core's own
- * engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation) over
- * HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e suite
- * checks the same in real n8n 1.123.50, 2.8.4 and 2.41.1.
+ * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats; an item n8n's loop
+ * cannot prepare (an expression error, with Batching too) sends nothing of the run. In n8n-core's
+ * own engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation)
+ * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
+ * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
-import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
+import type {
+	IExecuteSingleFunctions,
+	INode,
+	INodeExecutionData,
+	INodeParameters,
+} from 'n8n-workflow';
 import { ItemLoop, nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
 import { useSimulator } from './helpers/simulator';
-import { callAsTool, runNode } from './helpers/runNode';
-import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters } from './helpers/fixtures';
+import { callAsTool, nodeRuns, runNode, type RunOptions } from './helpers/runNode';
+import {
+	API_KEY,
+	knowledgeBaseListParameters,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
+const rows = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
+const contacts = (): INodeParameters => ({
+	...segmentContactParameters,
+	contactId: '={{ $json.id }}',
+	options: {},
+});
+const run = async (
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	more: Partial<RunOptions> = {},
+) => await runNode({ parameters, items, credentials: credentials(), ...more });
 
 describe('an AI Agent tool call is a run of its own', () => {
 	it('the same call asked for twice in one agent run places two calls, with Retry On Fail on', async () => {
@@ -173,5 +196,58 @@ describe("the items n8n's loop skipped", () => {
 			expect(loop.preparing).toBe(false);
 			expect(jest.getTimerCount()).toBe(0);
 		});
+	});
+});
+
+describe('an item n8n cannot prepare (an expression error mid-loop)', () => {
+	const failingAtItem2 = contacts();
+	failingAtItem2.contactId = "={{ $json.id === 'c-2' ? $('Nope').item.json.id : $json.id }}";
+
+	it('sends nothing of the run, on every try of Retry On Fail', async () => {
+		const { error } = await run(failingAtItem2, rows(5), {
+			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+		});
+		expect(error?.message).toMatch(/Referenced node/);
+		await Promise.all(nodeRuns);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('with Batching too (n8n pauses between batches while it prepares them)', async () => {
+		const parameters = {
+			...failingAtItem2,
+			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 50 } } },
+		};
+		const { error } = await run(parameters, rows(5));
+		expect(error?.message).toMatch(/Referenced node/);
+		await Promise.all(nodeRuns);
+		await new Promise((resolve) => setTimeout(resolve, 1500)); // past the pause that tells the loop has thrown
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('Batching: one invalid item (the last) sends nothing, the other batches neither', async () => {
+		const parameters = {
+			...contacts(),
+			contactId: "={{ $json.id === 'c-4' ? '' : $json.id }}",
+			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 50 } } },
+		};
+		const { error } = await run(parameters, rows(5));
+		expect(error?.message).toMatch(/Invalid input: "Contact ID" is required \[item 4\]$/);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('Batching: a valid run is sent at most a batch per interval, after every item is checked', async () => {
+		const parameters = {
+			...contacts(),
+			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 200 } } },
+		};
+		const { error } = await run(parameters, rows(5));
+		expect(error).toBeUndefined();
+		const times = sim().requests.map((r) => r.receivedAt as number);
+		expect(times).toHaveLength(5);
+		// Batches of 2, 2, 1, due 0, 200 and 400 ms after every item was checked. A busy machine
+		// delays a request, never brings one forward: only how late the first one was (well under
+		// 100 ms) can shrink the gaps to the later batches.
+		expect(times[2] - times[0]).toBeGreaterThanOrEqual(100);
+		expect(times[4] - times[0]).toBeGreaterThanOrEqual(300);
 	});
 });

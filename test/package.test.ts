@@ -6,8 +6,8 @@
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { distProblems } from '../scripts/check-dist';
-import { REPO_ROOT, listFiles, packAndUnpack, packageProblems } from '../scripts/package-tarball';
+import { distProblems } from '../tools/dist';
+import { REPO_ROOT, listFiles, packAndUnpack, packageProblems } from '../tools/package-tarball';
 import { NODE_TYPE } from '../tools/package-names';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'va-package-test-'));
@@ -43,13 +43,16 @@ describe('the packed package', () => {
 				'LICENSE',
 				'dist/nodes/VoiceAssistant/VoiceAssistant.node.js',
 				'dist/nodes/VoiceAssistant/VoiceAssistant.node.json',
-				'dist/nodes/VoiceAssistant/voiceAssistant.svg',
-				'dist/nodes/VoiceAssistant/voiceAssistant.dark.svg',
 				'dist/credentials/VoiceAssistantApi.credentials.js',
-				'dist/credentials/voiceAssistant.svg',
-				'dist/credentials/voiceAssistant.dark.svg',
+				'dist/icons/voiceAssistant.svg',
+				'dist/icons/voiceAssistant.dark.svg',
 			]),
 		);
+		// One icon pair, for the node and the credential alike.
+		expect(files.filter((file) => /\.(svg|png)$/.test(file))).toEqual([
+			'dist/icons/voiceAssistant.dark.svg',
+			'dist/icons/voiceAssistant.svg',
+		]);
 		expect(manifest.n8n).toMatchObject({
 			nodes: ['dist/nodes/VoiceAssistant/VoiceAssistant.node.js'],
 			credentials: ['dist/credentials/VoiceAssistantApi.credentials.js'],
@@ -83,7 +86,12 @@ describe('a package without a build', () => {
 	}, 60_000);
 
 	test('cannot be packed when npm runs prepack', () => {
-		const clone = cloneWithoutBuild('clone-prepack', ['nodes', 'credentials', 'scripts']);
+		const clone = cloneWithoutBuild('clone-prepack', [
+			'nodes',
+			'credentials',
+			'scripts/check-dist.js',
+			'tools/dist.js',
+		]);
 		expect(distProblems(clone)).toEqual(
 			expect.arrayContaining([
 				'dist/nodes/VoiceAssistant/VoiceAssistant.node.js is missing (from nodes/VoiceAssistant/VoiceAssistant.node.ts)',
@@ -97,7 +105,7 @@ describe('a package without a build', () => {
 	}, 60_000);
 
 	test('is refused by prepack when a source changed after the build', () => {
-		const clone = cloneWithoutBuild('clone-stale', ['nodes', 'credentials', 'dist']);
+		const clone = cloneWithoutBuild('clone-stale', ['nodes', 'credentials', 'icons', 'dist']);
 		expect(distProblems(clone)).toEqual([]);
 		const source = path.join(clone, 'nodes/VoiceAssistant/shared/spec/schemas.ts');
 		const later = new Date(Date.now() + 60_000);

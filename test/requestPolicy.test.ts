@@ -1,94 +1,163 @@
-/** The Options collection read into the request policy (shared/requestPolicy.ts): defaults, values, refusals. */
+/**
+ * The run's options as the node reads them (shared/requestPolicy.ts): Max Retry Wait bounds
+ * every wait, held to an hour, and switches set by expressions are read strictly. The
+ * readings alone, and in n8n's engine against the simulator over HTTP.
+ */
+import type { INodeParameters } from 'n8n-workflow';
+import { useSimulator } from './helpers/simulator';
+import { runNode, type RunOptions } from './helpers/runNode';
+import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 import {
 	DEFAULT_REQUEST_POLICY,
 	readRequestPolicy,
 	requestPolicyOptions,
 } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
-describe('request policy options', () => {
-	it('applies the defaults shown in the UI', () => {
-		expect(readRequestPolicy({})).toEqual(DEFAULT_REQUEST_POLICY);
-		expect(DEFAULT_REQUEST_POLICY).toEqual({
-			maxConcurrency: 1000,
-			adaptiveConcurrency: true,
-			retry: true,
-			maxRetries: 8,
-			maxRetryWaitMs: 300_000,
+const sim = useSimulator();
+const CONTACTS = '/api/v1/segment/contact/update';
+
+async function run(parameters: INodeParameters, extra: Partial<RunOptions> = {}) {
+	return await runNode({
+		parameters,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		...extra,
+	});
+}
+
+describe('Max Retry Wait bounds every wait', () => {
+	it('a Retry-After longer than a timer can hold (2^31 ms) fails at once, with one request', async () => {
+		sim().failNext({
+			status: 429,
+			path: CONTACTS,
+			headers: { 'retry-after': '3000000' },
+			times: 40,
 		});
-		expect(requestPolicyOptions.options?.map((option) => option.name)).toEqual([
-			'adaptiveConcurrency',
-			'maxConcurrency',
-			'maxRetries',
-			'maxRetryWaitSeconds',
-			'retryOnFailure',
-		]);
+		const { error } = await run({
+			...segmentContactParameters,
+			options: { maxRetryWaitSeconds: 10_000_000 },
+		});
+		expect(error?.message).toBe(
+			'The service asked to wait 3000000 s before trying again (HTTP 429, Retry-After), longer than "Max Retry Wait" allows',
+		);
+		expect(sim().requests).toHaveLength(1);
 	});
 
-	it('reads the values a user sets', () => {
-		expect(
-			readRequestPolicy({
+	it('Max Retry Wait is held to an hour', () => {
+		expect(readRequestPolicy({ maxRetryWaitSeconds: 10_000_000 }).maxRetryWaitMs).toBe(3_600_000);
+	});
+});
+
+describe('switches from expressions', () => {
+	it.each([0, 1, 'no', 'off', 'yes', 'FALSE ', 'True'])('%j is read strictly', (value) => {
+		const policy = readRequestPolicy({ retryOnFailure: value });
+		if (typeof value === 'string' && ['false', 'true'].includes(value.trim().toLowerCase())) {
+			expect(policy.problem).toBeUndefined();
+			expect(policy.retry).toBe(value.trim().toLowerCase() === 'true');
+		} else {
+			expect(policy.problem).toBe(
+				`"Retry on Rate Limit and Transient Errors" (Options) must be true or false, not ${JSON.stringify(value)}`,
+			);
+		}
+	});
+
+	it('a refused switch sends nothing and names the option', async () => {
+		const { error } = await run({
+			...segmentContactParameters,
+			options: { adaptiveConcurrency: 'off' },
+		});
+		expect(error?.message).toBe(
+			'Invalid input: "Adapt Concurrency to the Service" (Options) must be true or false, not "off" [item 0]',
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('the Options read', () => {
+	describe('request policy options', () => {
+		it('applies the defaults shown in the UI', () => {
+			expect(readRequestPolicy({})).toEqual(DEFAULT_REQUEST_POLICY);
+			expect(DEFAULT_REQUEST_POLICY).toEqual({
+				maxConcurrency: 1000,
+				adaptiveConcurrency: true,
+				retry: true,
+				maxRetries: 8,
+				maxRetryWaitMs: 300_000,
+			});
+			expect(requestPolicyOptions.options?.map((option) => option.name)).toEqual([
+				'adaptiveConcurrency',
+				'maxConcurrency',
+				'maxRetries',
+				'maxRetryWaitSeconds',
+				'retryOnFailure',
+			]);
+		});
+
+		it('reads the values a user sets', () => {
+			expect(
+				readRequestPolicy({
+					maxConcurrency: 3,
+					adaptiveConcurrency: false,
+					retryOnFailure: false,
+					maxRetries: 0,
+					maxRetryWaitSeconds: 5,
+				}),
+			).toEqual({
 				maxConcurrency: 3,
 				adaptiveConcurrency: false,
-				retryOnFailure: false,
+				retry: false,
 				maxRetries: 0,
-				maxRetryWaitSeconds: 5,
-			}),
-		).toEqual({
-			maxConcurrency: 3,
-			adaptiveConcurrency: false,
-			retry: false,
-			maxRetries: 0,
-			maxRetryWaitMs: 5000,
+				maxRetryWaitMs: 5000,
+			});
+			expect(
+				readRequestPolicy({ maxConcurrency: '4', maxRetries: ' 2 ', maxRetryWaitSeconds: '60' }),
+			).toEqual({
+				...DEFAULT_REQUEST_POLICY,
+				maxConcurrency: 4,
+				maxRetries: 2,
+				maxRetryWaitMs: 60_000,
+			});
 		});
-		expect(
-			readRequestPolicy({ maxConcurrency: '4', maxRetries: ' 2 ', maxRetryWaitSeconds: '60' }),
-		).toEqual({
-			...DEFAULT_REQUEST_POLICY,
-			maxConcurrency: 4,
-			maxRetries: 2,
-			maxRetryWaitMs: 60_000,
+
+		it.each([
+			['maxConcurrency', 100_000, 1000],
+			['maxConcurrency', 0, 1],
+			['maxConcurrency', -3, 1],
+			['maxConcurrency', 0.5, 1],
+			['maxConcurrency', 2.9, 2],
+			['maxRetries', 100_000, 50],
+			['maxRetries', -1, 0],
+			['maxRetryWaitSeconds', 0, 1],
+			['maxRetryWaitSeconds', -5, 1],
+		])('clamps %s = %j to the range the UI shows: %j', (name, given, expected) => {
+			const policy = readRequestPolicy({ [name]: given });
+			const read =
+				name === 'maxRetryWaitSeconds'
+					? policy.maxRetryWaitMs / 1000
+					: policy[name as 'maxConcurrency' | 'maxRetries'];
+			expect(read).toBe(expected);
+			expect(policy.problem).toBeUndefined();
 		});
-	});
 
-	it.each([
-		['maxConcurrency', 100_000, 1000],
-		['maxConcurrency', 0, 1],
-		['maxConcurrency', -3, 1],
-		['maxConcurrency', 0.5, 1],
-		['maxConcurrency', 2.9, 2],
-		['maxRetries', 100_000, 50],
-		['maxRetries', -1, 0],
-		['maxRetryWaitSeconds', 0, 1],
-		['maxRetryWaitSeconds', -5, 1],
-	])('clamps %s = %j to the range the UI shows: %j', (name, given, expected) => {
-		const policy = readRequestPolicy({ [name]: given });
-		const read =
-			name === 'maxRetryWaitSeconds'
-				? policy.maxRetryWaitMs / 1000
-				: policy[name as 'maxConcurrency' | 'maxRetries'];
-		expect(read).toBe(expected);
-		expect(policy.problem).toBeUndefined();
-	});
+		it.each([
+			['maxConcurrency', ''],
+			['maxRetries', '   '],
+			['maxRetryWaitSeconds', null],
+			['maxRetries', undefined],
+		])('%s = %j is not set: the default applies', (name, given) => {
+			expect(readRequestPolicy({ [name]: given })).toEqual(DEFAULT_REQUEST_POLICY);
+		});
 
-	it.each([
-		['maxConcurrency', ''],
-		['maxRetries', '   '],
-		['maxRetryWaitSeconds', null],
-		['maxRetries', undefined],
-	])('%s = %j is not set: the default applies', (name, given) => {
-		expect(readRequestPolicy({ [name]: given })).toEqual(DEFAULT_REQUEST_POLICY);
-	});
-
-	it.each([
-		['maxConcurrency', 'ten', 'Max Concurrent Requests'],
-		['maxRetries', 'x', 'Max Retries'],
-		['maxRetries', true, 'Max Retries'],
-		['maxRetryWaitSeconds', [5], 'Max Retry Wait (Seconds)'],
-		['maxRetryWaitSeconds', 'Infinity', 'Max Retry Wait (Seconds)'],
-		['maxConcurrency', Number.NaN, 'Max Concurrent Requests'],
-	])('%s = %j is refused, naming the option', (name, given, label) => {
-		expect(readRequestPolicy({ [name]: given }).problem).toBe(
-			`"${label}" (Options) must be a number`,
-		);
+		it.each([
+			['maxConcurrency', 'ten', 'Max Concurrent Requests'],
+			['maxRetries', 'x', 'Max Retries'],
+			['maxRetries', true, 'Max Retries'],
+			['maxRetryWaitSeconds', [5], 'Max Retry Wait (Seconds)'],
+			['maxRetryWaitSeconds', 'Infinity', 'Max Retry Wait (Seconds)'],
+			['maxConcurrency', Number.NaN, 'Max Concurrent Requests'],
+		])('%s = %j is refused, naming the option', (name, given, label) => {
+			expect(readRequestPolicy({ [name]: given }).problem).toBe(
+				`"${label}" (Options) must be a number`,
+			);
+		});
 	});
 });

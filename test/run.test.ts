@@ -1,148 +1,204 @@
 /**
- * The Run (shared/request/run.ts): however n8n ends it — success, a failure, a cancel, a loop that
- * threw (abandoned), a cancel during a Batching pause — it leaves no timer armed and the account's
- * pace registry empty, with n8n-workflow 2.8's sleepWithAbort and with the sleep(ms, signal) of
- * n8n-workflow 2.39+; and it logs one summary line saying how it ended. In n8n's own engine over HTTP.
+ * The Run (shared/request/run.ts), in n8n's engine in process against the simulator over HTTP:
+ * a cancelled execution stops waiting out a Retry-After and the items queued for a slot leave
+ * unsent; however n8n ends a run (success, a failure, a cancel, a loop that threw, a cancel during
+ * a Batching pause) it leaves no timer armed and the pace registry empty, with n8n-workflow 2.8's
+ * sleepWithAbort and with the sleep(ms, signal) of 2.39+, and logs one summary saying how it ended.
  */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { useSimulator } from './helpers/simulator';
+import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
 import { Container } from '@n8n/di';
 import { Logger } from '@n8n/backend-common';
 import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/clock';
 import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
-import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
-import { useSimulator } from './helpers/simulator';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
 const sim = useSimulator();
-const UPDATE = '/api/v1/segment/contact/update';
 
-/** n8n-workflow 2.39+'s sleep (@n8n/utils/sleep): takes the signal, clears its timer and rejects on abort. */
-async function sleepTakingSignal(ms: number, signal?: AbortSignal): Promise<void> {
-	await new Promise<void>((resolve, reject) => {
-		if (signal?.aborted) return reject(signal.reason);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal?.reason);
-		};
-		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
-			resolve();
-		}, ms);
-		signal?.addEventListener('abort', onAbort, { once: true });
+const CONTACTS = '/api/v1/segment/contact/update';
+const rows = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
+const contacts = (options: INodeParameters = {}): INodeParameters => ({
+	...segmentContactParameters,
+	contactId: '={{ $json.id }}',
+	options,
+});
+
+async function run(
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	more: Partial<RunOptions> = {},
+) {
+	return await runNode({
+		parameters,
+		items,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		...more,
 	});
 }
 
-const CLOCKS: Array<[string, Clock]> = [
-	["n8n-workflow 2.8's sleepWithAbort", realClock],
-	[
-		'the sleep(ms, signal) of n8n-workflow 2.39+',
-		{
-			now: () => Date.now(),
-			sleep: async (ms, signal) => await sleepTakingSignal(ms, signal).catch(() => undefined),
-		},
-	],
-];
+/** Resolves once the simulator has received `count` requests. */
+async function requestsReceived(count: number): Promise<void> {
+	while (sim().requests.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
+}
 
-/** The node arms timers only through its clock: the clock's sleeps still pending are its timers. */
-let sleeping = 0;
-const counting = (clock: Clock): Clock => ({
-	now: clock.now,
-	sleep: async (ms, signal) => {
-		sleeping++;
-		try {
-			await clock.sleep(ms, signal);
-		} finally {
-			sleeping--;
-		}
-	},
-});
-process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
-
-const contacts = (count: number) =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `contact-${i}`, last_name: `L${i}` } }));
-const byColumns = {
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	contactLastName: '={{ $json.last_name }}',
-};
-const requestsReceived = async (count: number) => {
-	while (sim().requests.length < count) await new Promise((resolve) => setImmediate(resolve));
-};
-
-/** How n8n ends the run: each case's node parameters and what it does while the run goes on. */
-const ENDINGS: Array<[string, () => Omit<RunOptions, 'credentials'>, string]> = [
-	['success', () => ({ parameters: byColumns, items: contacts(3) }), 'done'],
-	[
-		'a failure',
-		() => {
-			sim().failNext({ status: 422, path: UPDATE, id: 'contact-1' });
-			return { parameters: byColumns, items: contacts(3) };
-		},
-		'stopped',
-	],
-	[
-		'a cancel while an item waits out Retry-After',
-		() => {
-			sim().failNext({ status: 503, headers: { 'retry-after': '30' }, path: UPDATE });
-			return {
-				parameters: byColumns,
-				items: contacts(1),
-				onStart: (cancel) => void requestsReceived(1).then(cancel),
-			};
-		},
-		'cancelled',
-	],
-	[
-		"n8n's loop threw (the last item's expression fails): abandoned",
-		() => ({
-			// n8n resolves the routed fields in its own loop: the third item's expression throws there.
-			parameters: {
-				...playgroundCallParameters,
-				firstName: "={{ $json.name ?? $('Nope').item.json.name }}",
-			},
-			items: [{ json: { name: 'Ada' } }, { json: { name: 'Grace' } }, { json: {} }],
-		}),
-		'abandoned',
-	],
-	[
-		'a cancel during a Batching pause',
-		() => ({
-			parameters: {
-				...byColumns,
-				requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 400 } } },
-			},
-			items: contacts(4),
-			onStart: (cancel) => void new Promise((resolve) => setTimeout(resolve, 200)).then(cancel),
-		}),
-		'cancelled',
-	],
-];
-
-describe.each(CLOCKS)('with %s', (_name, clock) => {
-	beforeAll(() => useClock(counting(clock)));
-	afterAll(() => useClock(realClock));
-	// n8n's logger below level info is a no-op: the runs log into this one instead.
-	let lines: string[];
-	beforeEach(() => {
-		lines = [];
-		const log = (message: string) => void lines.push(message);
-		const logger = { info: log, warn: log, error: log, debug: () => undefined };
-		Container.set(Logger, { ...logger, scoped: () => logger } as unknown as Logger);
+describe('a cancelled execution', () => {
+	it('stops waiting out a Retry-After and sends nothing more', async () => {
+		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACTS });
+		const started = nodeRuns.length;
+		await run(contacts(), rows(1), {
+			onStart: (cancel) => void requestsReceived(1).then(cancel),
+		});
+		// The node's own run settles long before the 200 s wait (the test would time out).
+		await Promise.all(nodeRuns.slice(started));
+		expect(sim().requests.map((r) => r.status)).toEqual([429]);
 	});
-	afterAll(() => Container.reset());
 
-	it.each(ENDINGS)(
-		'%s: no timer left, the pace left, one summary line',
-		async (_ending, arrange, how) => {
-			await runNode({ ...arrange(), credentials: { apiKey: API_KEY, baseUrl: sim().url } });
-			await Promise.all(nodeRuns);
-			await new Promise((resolve) => setImmediate(resolve));
-			expect(sleeping).toBe(0);
-			expect(pacedAccounts()).toBe(0);
-			const summaries = lines.filter((line) =>
-				/^Voice Assistant "Voice Assistant": [a-z]/.test(line),
-			);
-			expect(summaries).toHaveLength(1);
-			expect(summaries[0]).toMatch(new RegExp(`^Voice Assistant "Voice Assistant": ${how}`));
+	it('items queued for a slot leave the queue without being sent', async () => {
+		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACTS });
+		const started = nodeRuns.length;
+		await run(contacts({ maxConcurrency: 1 }), rows(5), {
+			onStart: (cancel) => void requestsReceived(1).then(cancel),
+		});
+		await Promise.all(nodeRuns.slice(started));
+		expect(sim().requests.map((r) => `${r.query.id}:${r.status}`)).toEqual(['c-0:429']);
+	});
+});
+
+describe('how a run ends', () => {
+	const sim = useSimulator();
+	const UPDATE = '/api/v1/segment/contact/update';
+
+	/** n8n-workflow 2.39+'s sleep (@n8n/utils/sleep): takes the signal, clears its timer and rejects on abort. */
+	async function sleepTakingSignal(ms: number, signal?: AbortSignal): Promise<void> {
+		await new Promise<void>((resolve, reject) => {
+			if (signal?.aborted) return reject(signal.reason);
+			const onAbort = () => {
+				clearTimeout(timer);
+				reject(signal?.reason);
+			};
+			const timer = setTimeout(() => {
+				signal?.removeEventListener('abort', onAbort);
+				resolve();
+			}, ms);
+			signal?.addEventListener('abort', onAbort, { once: true });
+		});
+	}
+
+	const CLOCKS: Array<[string, Clock]> = [
+		["n8n-workflow 2.8's sleepWithAbort", realClock],
+		[
+			'the sleep(ms, signal) of n8n-workflow 2.39+',
+			{
+				now: () => Date.now(),
+				sleep: async (ms, signal) => await sleepTakingSignal(ms, signal).catch(() => undefined),
+			},
+		],
+	];
+
+	/** The node arms timers only through its clock: the clock's sleeps still pending are its timers. */
+	let sleeping = 0;
+	const counting = (clock: Clock): Clock => ({
+		now: clock.now,
+		sleep: async (ms, signal) => {
+			sleeping++;
+			try {
+				await clock.sleep(ms, signal);
+			} finally {
+				sleeping--;
+			}
 		},
-	);
+	});
+	process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
+
+	const contacts = (count: number) =>
+		Array.from({ length: count }, (_, i) => ({ json: { id: `contact-${i}`, last_name: `L${i}` } }));
+	const byColumns = {
+		...segmentContactParameters,
+		contactId: '={{ $json.id }}',
+		contactLastName: '={{ $json.last_name }}',
+	};
+	const requestsReceived = async (count: number) => {
+		while (sim().requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+	};
+
+	/** How n8n ends the run: each case's node parameters and what it does while the run goes on. */
+	const ENDINGS: Array<[string, () => Omit<RunOptions, 'credentials'>, string]> = [
+		['success', () => ({ parameters: byColumns, items: contacts(3) }), 'done'],
+		[
+			'a failure',
+			() => {
+				sim().failNext({ status: 422, path: UPDATE, id: 'contact-1' });
+				return { parameters: byColumns, items: contacts(3) };
+			},
+			'stopped',
+		],
+		[
+			'a cancel while an item waits out Retry-After',
+			() => {
+				sim().failNext({ status: 503, headers: { 'retry-after': '30' }, path: UPDATE });
+				return {
+					parameters: byColumns,
+					items: contacts(1),
+					onStart: (cancel) => void requestsReceived(1).then(cancel),
+				};
+			},
+			'cancelled',
+		],
+		[
+			"n8n's loop threw (the last item's expression fails): abandoned",
+			() => ({
+				// n8n resolves the routed fields in its own loop: the third item's expression throws there.
+				parameters: {
+					...playgroundCallParameters,
+					firstName: "={{ $json.name ?? $('Nope').item.json.name }}",
+				},
+				items: [{ json: { name: 'Ada' } }, { json: { name: 'Grace' } }, { json: {} }],
+			}),
+			'abandoned',
+		],
+		[
+			'a cancel during a Batching pause',
+			() => ({
+				parameters: {
+					...byColumns,
+					requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 400 } } },
+				},
+				items: contacts(4),
+				onStart: (cancel) => void new Promise((resolve) => setTimeout(resolve, 200)).then(cancel),
+			}),
+			'cancelled',
+		],
+	];
+
+	describe.each(CLOCKS)('with %s', (_name, clock) => {
+		beforeAll(() => useClock(counting(clock)));
+		afterAll(() => useClock(realClock));
+		// n8n's logger below level info is a no-op: the runs log into this one instead.
+		let lines: string[];
+		beforeEach(() => {
+			lines = [];
+			const log = (message: string) => void lines.push(message);
+			const logger = { info: log, warn: log, error: log, debug: () => undefined };
+			Container.set(Logger, { ...logger, scoped: () => logger } as unknown as Logger);
+		});
+		afterAll(() => Container.reset());
+
+		it.each(ENDINGS)(
+			'%s: no timer left, the pace left, one summary line',
+			async (_ending, arrange, how) => {
+				await runNode({ ...arrange(), credentials: { apiKey: API_KEY, baseUrl: sim().url } });
+				await Promise.all(nodeRuns);
+				await new Promise((resolve) => setImmediate(resolve));
+				expect(sleeping).toBe(0);
+				expect(pacedAccounts()).toBe(0);
+				const summaries = lines.filter((line) =>
+					/^Voice Assistant "Voice Assistant": [a-z]/.test(line),
+				);
+				expect(summaries).toHaveLength(1);
+				expect(summaries[0]).toMatch(new RegExp(`^Voice Assistant "Voice Assistant": ${how}`));
+			},
+		);
+	});
 });

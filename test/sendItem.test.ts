@@ -1,170 +1,218 @@
 /**
- * The send step (shared/request/sendItem.ts), in n8n's own engine over HTTP: the words a user
- * reads are the node's (n8n's error constructors rewrite messages that contain an error code),
- * an item that was sent says so when another item stops the run, and no exception escapes it.
+ * One item's send step (shared/request/sendItem.ts), in n8n's engine in process over HTTP: n8n's
+ * Timeout bounds the whole attempt (a server trickling its answer is cut off); the words a user
+ * reads are the node's (n8n's error constructors rewrite messages that contain an error code); an
+ * item that was sent says so when another item stops the run; no exception escapes it.
  */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { runNode } from './helpers/runNode';
 import * as failureModel from '../nodes/VoiceAssistant/shared/failureModel';
 import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
-import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 
-const sim = useSimulator();
-const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
-const UPDATE = '/api/v1/segment/contact/update';
-const contacts = (count: number) =>
-	Array.from({ length: count }, (_, i) => ({
-		json: { id: `contact-${i}`, first_name: 'Ada', last_name: `L${i}`, phone: '+14155550100' },
-	}));
-const byColumns = {
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	contactLastName: '={{ $json.last_name }}',
-};
-
-describe("the node's words reach the user, whatever error code they contain", () => {
-	it.each([
-		[
-			500,
-			'Database unavailable: connect ECONNREFUSED 10.0.3.4:5432',
-			'The service failed (HTTP 500)',
-		],
-		[422, 'Template ENOENT: no such file', 'The service rejected the request (HTTP 422)'],
-		[500, 'Upstream ETIMEDOUT after 30 s', 'The service failed (HTTP 500)'],
-	])('HTTP %i saying "%s"', async (status, said, start) => {
-		sim().failNext({ status, body: { message: said }, path: UPDATE });
-		const { error } = await runNode({
-			parameters: { ...segmentContactParameters, options: { retryOnFailure: false } },
-			credentials: credentials(),
+describe("n8n's Timeout bounds the whole attempt", () => {
+	let server: Server;
+	let url: string;
+	beforeAll(async () => {
+		// Answers at once, then trickles one byte every 100 ms for a minute: no gap reaches a socket timeout.
+		server = createServer((_req, res) => {
+			res.writeHead(200, { 'content-type': 'application/json' });
+			res.write('{"message":"');
+			let sent = 0;
+			const trickle = setInterval(() => {
+				if (++sent > 600 || res.destroyed) return clearInterval(trickle);
+				res.write('.');
+			}, 100);
+			res.on('close', () => clearInterval(trickle));
 		});
-		expect(error?.message).toBe(`${start}: ${said}`);
-
-		sim().failNext({ status, body: { message: said }, path: UPDATE });
-		const { outputs } = await runNode({
-			parameters: { ...segmentContactParameters, options: { retryOnFailure: false } },
-			credentials: credentials(),
-			continueOnFail: true,
-		});
-		expect(outputs[0][0].json.error).toBe(`${start}: ${said}`);
+		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+	});
+	afterAll(async () => {
+		server.closeAllConnections();
+		await new Promise((resolve) => server.close(resolve));
 	});
 
-	it('an invalid value that contains an error code is named as it is', async () => {
+	it('a server trickling its answer is cut off at the Timeout and reported as a timeout', async () => {
+		const started = Date.now();
 		const { error } = await runNode({
-			parameters: { ...segmentContactParameters, contactId: ' ', phone: 'ECONNRESET' },
-			credentials: credentials(),
+			parameters: {
+				...segmentContactParameters,
+				options: { retryOnFailure: false },
+				requestOptions: { timeout: 800 },
+			},
+			credentials: { apiKey: API_KEY, baseUrl: url },
 		});
-		expect(error?.message).toMatch(/^Invalid input: /);
-		expect(sim().requests).toHaveLength(0);
-	});
+		expect(error?.message).toBe('The request timed out after 800 ms');
+		expect(Date.now() - started).toBeLessThan(20_000);
+	}, 30_000);
 });
 
-describe('an item not sent again says what it sent', () => {
-	it('answered 503 and waiting for its retry when another item fails: sent once, last answer HTTP 503', async () => {
-		sim().failNext({ status: 503, headers: { 'retry-after': '5' }, path: UPDATE, id: 'contact-0' });
-		sim().failNext({
-			status: 422,
-			body: { message: 'Phone rejected' },
-			path: UPDATE,
-			id: 'contact-1',
-		});
-		const { error } = await runNode({
-			parameters: byColumns,
-			items: contacts(2),
-			credentials: credentials(),
-		});
-		expect(sim().requests.map((request) => request.query.id)).toEqual(['contact-0', 'contact-1']);
-		// n8n reports the first item in input order that did not succeed: item 0.
-		expect(error?.message).toBe(
-			'Not sent again: item 1 failed first: The service rejected the request (HTTP 422): Phone rejected',
-		);
-		expect(error?.description).toMatch(
-			/^This item was sent 1 time \(last answer: HTTP 503\): the service may have received it\. It was not sent again because item 1 failed first/,
-		);
-	});
+describe('the send step', () => {
+	const sim = useSimulator();
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
+	const UPDATE = '/api/v1/segment/contact/update';
+	const contacts = (count: number) =>
+		Array.from({ length: count }, (_, i) => ({
+			json: { id: `contact-${i}`, first_name: 'Ada', last_name: `L${i}`, phone: '+14155550100' },
+		}));
+	const byColumns = {
+		...segmentContactParameters,
+		contactId: '={{ $json.id }}',
+		contactLastName: '={{ $json.last_name }}',
+	};
 
-	it('an item that never started says nothing was sent', async () => {
-		sim().failNext({
-			status: 422,
-			body: { message: 'Phone rejected' },
-			path: UPDATE,
-			id: 'contact-0',
-		});
-		const { outputs, error } = await runNode({
-			parameters: { ...byColumns, options: { maxConcurrency: 1, adaptiveConcurrency: false } },
-			items: contacts(3),
-			credentials: credentials(),
-		});
-		expect(outputs).toEqual([]);
-		expect(error?.message).toMatch(/^The service rejected the request \(HTTP 422\)/);
-		expect(sim().requests).toHaveLength(1);
-	});
-});
-
-describe('nothing escapes the send step', () => {
-	it('an error body whose message is an object: the status, no crash', async () => {
-		sim().failNext({
-			status: 422,
-			body: { errors: [{ message: { toString: 'x' } }] },
-			path: UPDATE,
-		});
-		const { error } = await runNode({
-			parameters: segmentContactParameters,
-			credentials: credentials(),
-		});
-		expect(error?.message).toBe('The service rejected the request (HTTP 422)');
-	});
-
-	it("an exception of the node's own fails its item, stops the run and releases the pace", async () => {
-		const classify = jest.spyOn(failureModel, 'classifyFailure').mockImplementation(() => {
-			throw new Error('classifier broke');
-		});
-		try {
-			sim().failNext({ status: 500, path: UPDATE, id: 'contact-0' });
+	describe("the node's words reach the user, whatever error code they contain", () => {
+		it.each([
+			[
+				500,
+				'Database unavailable: connect ECONNREFUSED 10.0.3.4:5432',
+				'The service failed (HTTP 500)',
+			],
+			[422, 'Template ENOENT: no such file', 'The service rejected the request (HTTP 422)'],
+			[500, 'Upstream ETIMEDOUT after 30 s', 'The service failed (HTTP 500)'],
+		])('HTTP %i saying "%s"', async (status, said, start) => {
+			sim().failNext({ status, body: { message: said }, path: UPDATE });
 			const { error } = await runNode({
-				parameters: { ...byColumns, options: { maxConcurrency: 1 } },
-				items: contacts(3),
+				parameters: { ...segmentContactParameters, options: { retryOnFailure: false } },
 				credentials: credentials(),
 			});
-			expect(error?.message).toBe('The node could not handle this item: classifier broke');
-			expect(error?.description).toMatch(/^This item was sent 1 time/);
-			expect(sim().requests).toHaveLength(1);
-			expect(pacedAccounts()).toBe(0);
-		} finally {
-			classify.mockRestore();
-		}
-	});
+			expect(error?.message).toBe(`${start}: ${said}`);
 
-	it('the same under Continue On Fail: that item fails, the others are sent', async () => {
-		const classify = jest.spyOn(failureModel, 'classifyFailure').mockImplementation(() => {
-			throw new Error('classifier broke');
-		});
-		try {
-			sim().failNext({ status: 500, path: UPDATE, id: 'contact-1' });
+			sim().failNext({ status, body: { message: said }, path: UPDATE });
 			const { outputs } = await runNode({
-				parameters: byColumns,
-				items: contacts(3),
+				parameters: { ...segmentContactParameters, options: { retryOnFailure: false } },
 				credentials: credentials(),
 				continueOnFail: true,
 			});
-			expect(outputs[0].map((item) => item.json.error ?? item.json.id)).toEqual([
-				'contact-0',
-				'The node could not handle this item: classifier broke',
-				'contact-2',
-			]);
-		} finally {
-			classify.mockRestore();
-		}
+			expect(outputs[0][0].json.error).toBe(`${start}: ${said}`);
+		});
+
+		it('an invalid value that contains an error code is named as it is', async () => {
+			const { error } = await runNode({
+				parameters: { ...segmentContactParameters, contactId: ' ', phone: 'ECONNRESET' },
+				credentials: credentials(),
+			});
+			expect(error?.message).toMatch(/^Invalid input: /);
+			expect(sim().requests).toHaveLength(0);
+		});
 	});
 
-	it('a call start answered with a page that is not JSON is reported as placed', async () => {
-		sim().failNext({ status: 200, rawBody: 'Call queued', afterApplying: true });
-		const { error } = await runNode({
-			parameters: playgroundCallParameters,
-			credentials: credentials(),
+	describe('an item not sent again says what it sent', () => {
+		it('answered 503 and waiting for its retry when another item fails: sent once, last answer HTTP 503', async () => {
+			sim().failNext({
+				status: 503,
+				headers: { 'retry-after': '5' },
+				path: UPDATE,
+				id: 'contact-0',
+			});
+			sim().failNext({
+				status: 422,
+				body: { message: 'Phone rejected' },
+				path: UPDATE,
+				id: 'contact-1',
+			});
+			const { error } = await runNode({
+				parameters: byColumns,
+				items: contacts(2),
+				credentials: credentials(),
+			});
+			expect(sim().requests.map((request) => request.query.id)).toEqual(['contact-0', 'contact-1']);
+			// n8n reports the first item in input order that did not succeed: item 0.
+			expect(error?.message).toBe(
+				'Not sent again: item 1 failed first: The service rejected the request (HTTP 422): Phone rejected',
+			);
+			expect(error?.description).toMatch(
+				/^This item was sent 1 time \(last answer: HTTP 503\): the service may have received it\. It was not sent again because item 1 failed first/,
+			);
 		});
-		expect(error?.message).toBe(
-			'The service answered HTTP 200, but not as JSON (an HTML page): the call may have been placed; not sent again',
-		);
-		expect(sim().ledger.applied).toHaveLength(1);
+
+		it('an item that never started says nothing was sent', async () => {
+			sim().failNext({
+				status: 422,
+				body: { message: 'Phone rejected' },
+				path: UPDATE,
+				id: 'contact-0',
+			});
+			const { outputs, error } = await runNode({
+				parameters: { ...byColumns, options: { maxConcurrency: 1, adaptiveConcurrency: false } },
+				items: contacts(3),
+				credentials: credentials(),
+			});
+			expect(outputs).toEqual([]);
+			expect(error?.message).toMatch(/^The service rejected the request \(HTTP 422\)/);
+			expect(sim().requests).toHaveLength(1);
+		});
+	});
+
+	describe('nothing escapes the send step', () => {
+		it('an error body whose message is an object: the status, no crash', async () => {
+			sim().failNext({
+				status: 422,
+				body: { errors: [{ message: { toString: 'x' } }] },
+				path: UPDATE,
+			});
+			const { error } = await runNode({
+				parameters: segmentContactParameters,
+				credentials: credentials(),
+			});
+			expect(error?.message).toBe('The service rejected the request (HTTP 422)');
+		});
+
+		it("an exception of the node's own fails its item, stops the run and releases the pace", async () => {
+			const classify = jest.spyOn(failureModel, 'classifyFailure').mockImplementation(() => {
+				throw new Error('classifier broke');
+			});
+			try {
+				sim().failNext({ status: 500, path: UPDATE, id: 'contact-0' });
+				const { error } = await runNode({
+					parameters: { ...byColumns, options: { maxConcurrency: 1 } },
+					items: contacts(3),
+					credentials: credentials(),
+				});
+				expect(error?.message).toBe('The node could not handle this item: classifier broke');
+				expect(error?.description).toMatch(/^This item was sent 1 time/);
+				expect(sim().requests).toHaveLength(1);
+				expect(pacedAccounts()).toBe(0);
+			} finally {
+				classify.mockRestore();
+			}
+		});
+
+		it('the same under Continue On Fail: that item fails, the others are sent', async () => {
+			const classify = jest.spyOn(failureModel, 'classifyFailure').mockImplementation(() => {
+				throw new Error('classifier broke');
+			});
+			try {
+				sim().failNext({ status: 500, path: UPDATE, id: 'contact-1' });
+				const { outputs } = await runNode({
+					parameters: byColumns,
+					items: contacts(3),
+					credentials: credentials(),
+					continueOnFail: true,
+				});
+				expect(outputs[0].map((item) => item.json.error ?? item.json.id)).toEqual([
+					'contact-0',
+					'The node could not handle this item: classifier broke',
+					'contact-2',
+				]);
+			} finally {
+				classify.mockRestore();
+			}
+		});
+
+		it('a call start answered with a page that is not JSON is reported as placed', async () => {
+			sim().failNext({ status: 200, rawBody: 'Call queued', afterApplying: true });
+			const { error } = await runNode({
+				parameters: playgroundCallParameters,
+				credentials: credentials(),
+			});
+			expect(error?.message).toBe(
+				'The service answered HTTP 200, but not as JSON (an HTML page): the call may have been placed; not sent again',
+			);
+			expect(sim().ledger.applied).toHaveLength(1);
+		});
 	});
 });

@@ -11,7 +11,10 @@ export class VoiceAssistant implements INodeType {
 	description: INodeTypeDescription = {
 		displayName: 'Voice Assistant',
 		name: 'voiceAssistant',
-		icon: { light: 'file:voiceAssistant.svg', dark: 'file:voiceAssistant.dark.svg' },
+		icon: {
+			light: 'file:../../icons/voiceAssistant.svg',
+			dark: 'file:../../icons/voiceAssistant.dark.svg',
+		},
 		group: ['output'],
 		version: 1,
 		subtitle:

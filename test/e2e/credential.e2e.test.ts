@@ -12,6 +12,7 @@ import {
 	useSimulatorProcess,
 } from './helpers';
 import { useN8n } from './session';
+import { DEFAULT_VERSION, NEWEST_VERSION, V1_VERSION } from '../../tools/n8n';
 import { freePort } from '../../tools/processes';
 
 const LIST_PATH = '/api/v1/user/listAssistant';
@@ -35,9 +36,9 @@ const GENERIC_MESSAGES = {
 	404: 'The resource you are requesting could not be found',
 };
 const MESSAGES: Record<string, typeof GENERIC_MESSAGES> = {
-	'2.8.4': GENERIC_MESSAGES,
-	'1.123.50': GENERIC_MESSAGES,
-	'2.41.1': {
+	[DEFAULT_VERSION]: GENERIC_MESSAGES,
+	[V1_VERSION]: GENERIC_MESSAGES,
+	[NEWEST_VERSION]: {
 		401: 'The service refused the API key (HTTP 401): check the API Key',
 		403: 'The service does not allow this API key to list assistants (HTTP 403)',
 		refused: 'ECONNREFUSED',

@@ -698,7 +698,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			Record<string, any>
 		>;
 		const credentialType = credentialTypes.find((type) => type.name === CREDENTIAL_TYPE);
-		expect(credentialType).toBeDefined();
+		expect(credentialType).toMatchObject({
+			name: CREDENTIAL_TYPE,
+			displayName: 'Voice Assistant API',
+		});
 
 		const icons = [node?.iconUrl, credentialType?.iconUrl].flatMap((icon) =>
 			typeof icon === 'string' ? [icon] : [icon?.light, icon?.dark],

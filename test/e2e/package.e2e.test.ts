@@ -1,5 +1,5 @@
 /**
- * The tarball this suite installs holds every file n8n loads (scripts/package-tarball.js: the
+ * The tarball this suite installs holds every file n8n loads (tools/package-tarball.js: the
  * node and credential files listed in package.json, the codex next to each node, every icon
  * they reference) and nothing else; the unit suite (test/package.test.ts) checks its own pack
  * in more detail. The example workflows set only parameters the node defines.
@@ -8,7 +8,7 @@ import { execFileSync } from 'child_process';
 import fs from 'fs';
 import os from 'os';
 import path from 'path';
-import { packageProblems } from '../../scripts/package-tarball';
+import { packageProblems } from '../../tools/package-tarball';
 import {
 	CREDENTIAL,
 	CREDENTIAL_TYPE,

@@ -27,6 +27,7 @@ import {
 import type { RecordedRequest } from '../simulator';
 import { useN8n } from './session';
 import { CHROMIUM, workflowPictures } from './browser/workflow-pictures';
+import { DEFAULT_VERSION } from '../../tools/n8n';
 import { poll } from '../../tools/processes';
 import { postgresMissing, startPostgres, type Postgres } from '../../tools/services';
 
@@ -166,7 +167,7 @@ const EXAMPLE_FILES: Record<string, string> = Object.fromEntries(
 	].map((file) => [file, readExample(file).name]),
 );
 /** The version whose editor the README's pictures come from (as the editor checks' pictures). */
-const PICTURES_VERSION = '2.8.4';
+const PICTURES_VERSION = DEFAULT_VERSION;
 const CRM_TRIGGER = "When clicking 'Execute workflow'";
 /** What reaches the service from the pinned CRM output, by contact id. */
 const CRM_EXPECTED = {

@@ -416,7 +416,10 @@ describe('a redirect to another origin', () => {
 				parameters: { ...operation.parameters, options: { maxRetries: 0 } },
 			});
 			expect(elsewhere.requests.map((request) => request.headers['x-api-key'])).not.toContain(KEY);
-			expect(result.error).toBeDefined();
+			const origin = new URL(elsewhere.url.replace('127.0.0.1', 'localhost')).origin;
+			expect(result.error?.message).toBe(
+				`The service redirected the request (HTTP ${status}) to ${origin}: check the Base URL in the credential`,
+			);
 		},
 	);
 });

@@ -27,7 +27,7 @@ import {
 } from 'n8n-workflow';
 import { VoiceAssistantApi } from '../../credentials/VoiceAssistantApi.credentials';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
-import { NODE_TYPE } from '../../tools/package-names';
+import { CREDENTIAL_TYPE, NODE_TYPE, TOOL_NODE_TYPE } from '../../tools/package-names';
 
 const credentialType = new VoiceAssistantApi();
 
@@ -179,7 +179,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		position: [0, 0],
 		parameters: options.parameters,
 		credentials: {
-			[options.nodeType?.description.credentials?.[0]?.name ?? 'voiceAssistantApi']: {
+			[options.nodeType?.description.credentials?.[0]?.name ?? CREDENTIAL_TYPE]: {
 				id: '1',
 				name: 'Test account',
 			},
@@ -262,11 +262,11 @@ export async function callAsTool(
 	const tool: INode = {
 		id: 'voice-assistant-tool',
 		name: 'Voice Assistant Tool',
-		type: `${NODE_TYPE}Tool`,
+		type: TOOL_NODE_TYPE,
 		typeVersion: 1,
 		position: [0, 200],
 		parameters: options.parameters,
-		credentials: { voiceAssistantApi: { id: '1', name: 'Test account' } },
+		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Test account' } },
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
 	};
 	const connections = {

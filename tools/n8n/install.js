@@ -14,8 +14,20 @@ const { cleanEnv, runProcess } = require('../processes');
 /** The harness folders: n8n-<version> and node-<major>. */
 const HARNESS_DIR = path.join(__dirname, 'versions');
 
+// The n8n versions under test are named here and nowhere else: the suites, the demo, the
+// benchmark and `npm run example` import them.
+
+/**
+ * The newest n8n whose `engines` accept Node.js 20: the version of the demo, the benchmark,
+ * `npm run example` and the README's pictures unless told otherwise.
+ */
+const DEFAULT_VERSION = '2.8.4';
+/** The 1.x line (1.123.81 and later need Node.js 22). */
+const V1_VERSION = '1.123.50';
+/** The newest n8n that installs from the registry (on Node.js 24, see its harness). */
+const NEWEST_VERSION = '2.41.1';
 /** The versions in tools/n8n/versions; the e2e suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
-const SUPPORTED_VERSIONS = ['2.8.4', '1.123.50', '2.41.1'];
+const SUPPORTED_VERSIONS = [DEFAULT_VERSION, V1_VERSION, NEWEST_VERSION];
 
 /** The versions to run: N8N_E2E_VERSIONS (comma-separated), or all of them. */
 function requestedVersions() {
@@ -298,7 +310,10 @@ if (require.main === module) {
 }
 
 module.exports = {
+	DEFAULT_VERSION,
+	NEWEST_VERSION,
 	SUPPORTED_VERSIONS,
+	V1_VERSION,
 	cacheRoot,
 	ensureN8n,
 	ensureVersions,

@@ -2,14 +2,14 @@
 
 /**
  * The package as n8n gets it: built (when dist/ is not current) and packed with npm
- * (scripts/package-tarball.js, the one place that packs), then installed into an n8n user
+ * (tools/package-tarball.js, the one place that packs), then installed into an n8n user
  * folder the way the Community Nodes screen does it.
  */
 
 const fs = require('fs');
 const path = require('path');
-const { distProblems } = require('../../scripts/check-dist');
-const { pack } = require('../../scripts/package-tarball');
+const { distProblems } = require('../dist');
+const { pack } = require('../package-tarball');
 const { PACKAGE_NAME } = require('../package-names');
 const { cleanEnv, runProcess } = require('../processes');
 const { REPO_ROOT } = require('../repo');

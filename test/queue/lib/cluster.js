@@ -10,7 +10,14 @@
 
 const fs = require('fs');
 const path = require('path');
-const { freshEnv, installPackage, n8nCli, startN8n } = require('../../../tools/n8n');
+const {
+	DEFAULT_VERSION,
+	NEWEST_VERSION,
+	freshEnv,
+	installPackage,
+	n8nCli,
+	startN8n,
+} = require('../../../tools/n8n');
 const { freePort, killGroup, poll, startProcess } = require('../../../tools/processes');
 
 /**
@@ -19,7 +26,7 @@ const { freePort, killGroup, poll, startProcess } = require('../../../tools/proc
  * @typedef {{ name: string, index: number, proc: import('../../../tools/processes').StartedProcess, healthPort: number, killed: boolean }} Worker
  */
 
-/** The n8n versions of the suite: N8N_QUEUE_VERSIONS, or 2.8.4 and the newest of the e2e matrix. */
+/** The n8n versions of the suite: N8N_QUEUE_VERSIONS, or the default and the newest of the e2e matrix. */
 function queueVersions() {
 	const raw = process.env.N8N_QUEUE_VERSIONS;
 	return raw
@@ -27,7 +34,7 @@ function queueVersions() {
 				.split(',')
 				.map((version) => version.trim())
 				.filter(Boolean)
-		: ['2.8.4', '2.41.1'];
+		: [DEFAULT_VERSION, NEWEST_VERSION];
 }
 
 /**

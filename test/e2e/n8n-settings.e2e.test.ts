@@ -1,7 +1,7 @@
 /**
- * The ways n8n runs a node besides one plain run, in real n8n with the packed package: n8n's
- * own Retry On Fail and Execute Once, the credential's Allowed HTTP Request Domains, and an
- * execution stopped from the editor during a Retry-After wait.
+ * n8n's own settings and controls around a node run, in real n8n with the packed package: the
+ * node settings Retry On Fail and Execute Once, the credential's Allowed HTTP Request Domains,
+ * and an execution stopped from the editor during a Retry-After wait.
  */
 import {
 	CONTACT_PATH,

@@ -9,8 +9,8 @@
 const { spawnSync } = require('child_process');
 const fs = require('fs');
 const path = require('path');
-const { cleanEnv } = require('../tools/processes');
-const { REPO_ROOT } = require('../tools/repo');
+const { cleanEnv } = require('./processes');
+const { REPO_ROOT } = require('./repo');
 
 /** Files npm adds to every package whatever `files` says. */
 const ALWAYS_SHIPPED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?)$/i;

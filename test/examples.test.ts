@@ -1,0 +1,86 @@
+/**
+ * The example workflows (examples/) say what the node does today: a scheduled bulk update maps
+ * automatically, as the README advises, and a note that states how many requests run at once,
+ * how far that grows or how often a request is retried states the node's defaults.
+ */
+import { DEFAULT_REQUEST_POLICY } from '../nodes/VoiceAssistant/shared/requestPolicy';
+import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { NODE_TYPE } from '../tools/package-names';
+import { readExample, readExamples } from '../tools/repo';
+import type { Workflow } from '../tools/workflows';
+
+/** Every note of a workflow: sticky notes and the notes on nodes. */
+const notesOf = (workflow: Workflow): string[] =>
+	workflow.nodes.flatMap((node) => [
+		...(typeof node.parameters.content === 'string' ? [node.parameters.content] : []),
+		...(typeof node.notes === 'string' ? [node.notes] : []),
+	]);
+
+const number = (text: string) => Number(text.replace(/,/g, ''));
+
+/** The defaults a note may state, each read from what the note says. */
+const STATEMENTS: Array<{ what: string; pattern: RegExp; value: number }> = [
+	{
+		what: 'requests at once at first',
+		pattern: /([\d,]+) requests run at once/g,
+		value: INITIAL_CONCURRENCY,
+	},
+	{
+		what: 'the most requests at once',
+		pattern: /Max Concurrent Requests\*?, ([\d,]+)/g,
+		value: DEFAULT_REQUEST_POLICY.maxConcurrency,
+	},
+	{
+		what: 'retries',
+		pattern: /retried, up to ([\d,]+) times/g,
+		value: DEFAULT_REQUEST_POLICY.maxRetries,
+	},
+];
+
+describe('the example workflows', () => {
+	const examples = readExamples();
+
+	it('a scheduled bulk update maps automatically (Map Automatically, Input Columns where needed)', () => {
+		const scheduledUpdates = examples.flatMap((workflow) =>
+			workflow.nodes.some((node) => node.type === 'n8n-nodes-base.scheduleTrigger')
+				? workflow.nodes
+						.filter(
+							(node) =>
+								node.type === NODE_TYPE &&
+								node.parameters.resource === 'segmentContact' &&
+								node.parameters.operation === 'update',
+						)
+						.map((node) => [workflow.name, node.name, node.parameters.mappingMode])
+				: [],
+		);
+		expect(scheduledUpdates).toContainEqual([
+			'Voice Assistant: scheduled bulk contact update',
+			'Update segment contact',
+			'auto',
+		]);
+		expect(scheduledUpdates.filter(([, , mode]) => mode !== 'auto')).toEqual([]);
+	});
+
+	it.each(STATEMENTS)('a note that states $what states the default', ({ pattern, value }) => {
+		const stated = examples.flatMap((workflow) =>
+			notesOf(workflow).flatMap((note) =>
+				[...note.matchAll(pattern)].map((match) => [workflow.name, number(match[1])]),
+			),
+		);
+		expect(stated.filter(([, said]) => said !== value)).toEqual([]);
+		// The scheduled bulk update, the example users copy first, states it.
+		expect(stated).toContainEqual(['Voice Assistant: scheduled bulk contact update', value]);
+	});
+
+	it('the scheduled bulk update maps no field by expression', () => {
+		const update = readExample('scheduled-contact-update.json').nodes.find(
+			(node) => node.type === NODE_TYPE,
+		);
+		expect(update?.parameters).toEqual({
+			resource: 'segmentContact',
+			operation: 'update',
+			mappingMode: 'auto',
+			options: {},
+		});
+	});
+});

@@ -1,0 +1,69 @@
+/**
+ * Where a run sends (shared/target.ts) under the credential's Allowed HTTP Request Domains: a
+ * Base URL outside the list, or an empty list, sends nothing and fails with n8n's message; a
+ * listed host, "All" and "None" send. In n8n's engine, in process, against the simulator.
+ */
+import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { useSimulator } from './helpers/simulator';
+import { runNode, type RunOptions } from './helpers/runNode';
+import { API_KEY, segmentContactParameters } from './helpers/fixtures';
+
+const sim = useSimulator();
+
+const rows = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
+const contacts = (options: INodeParameters = {}): INodeParameters => ({
+	...segmentContactParameters,
+	contactId: '={{ $json.id }}',
+	options,
+});
+
+async function run(
+	parameters: INodeParameters,
+	items: INodeExecutionData[],
+	more: Partial<RunOptions> = {},
+) {
+	return await runNode({
+		parameters,
+		items,
+		credentials: { apiKey: API_KEY, baseUrl: sim().url },
+		...more,
+	});
+}
+
+describe("the credential's Allowed HTTP Request Domains", () => {
+	const restricted = (allowedDomains: string, mode = 'domains') => ({
+		credentials: {
+			apiKey: API_KEY,
+			baseUrl: sim().url,
+			allowedHttpRequestDomains: mode,
+			allowedDomains,
+		},
+	});
+
+	it("a Base URL outside the list: nothing sent, n8n's message", async () => {
+		const { error } = await run(contacts(), rows(2), restricted('api.example.com, *.example.org'));
+		expect(error?.message).toBe(
+			`Domain not allowed: This credential is restricted from accessing ${new URL(sim().url).host}. Only the following domains are allowed: api.example.com, *.example.org`,
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('an empty list: nothing sent', async () => {
+		const { error } = await run(contacts(), rows(1), restricted('  '));
+		expect(error?.message).toBe(
+			'No allowed domains specified. Configure allowed domains or change restriction setting.',
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it.each([
+		['a listed host', 'api.example.com,127.0.0.1', 'domains'],
+		['"None" (it blocks the HTTP Request node, not the credential\'s own node)', '', 'none'],
+		['"All"', '', 'all'],
+	])('%s: sent', async (_name, allowedDomains, mode) => {
+		const { error } = await run(contacts(), rows(1), restricted(allowedDomains, mode));
+		expect(error).toBeUndefined();
+		expect(sim().requests).toHaveLength(1);
+	});
+});
