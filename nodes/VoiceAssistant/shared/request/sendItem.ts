@@ -2,7 +2,6 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -11,7 +10,8 @@ import { clock, onAbort, wait } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
 import { readHttpFailure, type HttpFailure } from '../httpFailure';
 import { invalidInputError } from '../spec/validation';
-import type { ApiTarget } from '../target';
+import { requestToTarget, type ApiTarget } from '../target';
+import { dryRunOutput, isDryRun } from '../dryRun';
 import { failureContext, notSentError, toUserError } from '../userErrors';
 import { runOf, withCancelSignal, type LoopItem } from './n8nAdapter';
 import { errorItem, outputItems, redactError } from './output';
@@ -64,6 +64,8 @@ export async function sendItem(
 		return [errorItem(item, why)];
 	}
 	const target = await run.apiTarget(this);
+	// Dry Run (shared/dryRun.ts): the request as it would be sent, or the item's problems; nothing is sent.
+	if (prepared && isDryRun(this)) return dryRunOutput(run, item.itemIndex, request.options, target);
 	const send: ItemSend = {
 		context: this,
 		item,
@@ -168,12 +170,7 @@ async function attemptRequest(
 		deadline.passed = true;
 		abort.abort();
 	});
-	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
-	const options = {
-		...request.options,
-		headers: { ...request.options.headers },
-		returnFullResponse: true,
-	} as IHttpRequestOptions;
+	const options = requestToTarget(request.options, target);
 	try {
 		const response = (await context.helpers.httpRequestWithAuthentication.call(
 			withCancelSignal(context, abort.signal),
