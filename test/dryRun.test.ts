@@ -26,7 +26,7 @@ async function dryRun(options: Run) {
 		credentials: credentials(),
 	});
 	expect(sim().requests).toEqual([]);
-	expect(JSON.stringify(result)).not.toContain(API_KEY);
+	expect(JSON.stringify([result.outputs, result.error])).not.toContain(API_KEY);
 	return result;
 }
 
@@ -224,5 +224,210 @@ describe('a dry run shows, byte for byte, what a real run sends', () => {
 				pairedItem: { item: 0 },
 			},
 		]);
+	});
+});
+
+describe('a dry run reports every problem of every item and never fails', () => {
+	const manual = {
+		...segmentContactParameters,
+		contactId: '={{ $json.id }}',
+		contactFirstName: '={{ $json.first_name }}',
+		contactLastName: '={{ $json.last_name }}',
+		phone: '={{ $json.phone }}',
+	};
+
+	it('pairs each item with its request or its problems: field, label, rule, value', async () => {
+		const { outputs, error } = await dryRun({
+			parameters: manual,
+			items: [
+				{ json: contacts[0] },
+				{ json: { id: '', first_name: '  ', last_name: null, phone: 42 } },
+				{ json: contacts[2] },
+				{ json: { id: 'c-4', first_name: 'Only', last_name: 'Phone', phone: ['x'] } },
+			],
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => [item.json.valid, item.pairedItem])).toEqual([
+			[true, { item: 0 }],
+			[false, { item: 1 }],
+			[true, { item: 2 }],
+			[false, { item: 3 }],
+		]);
+		expect(outputs[0][1].json).toEqual({
+			dryRun: true,
+			valid: false,
+			problems: [
+				{
+					field: 'Contact ID',
+					rule: 'is required',
+					value: '',
+					message: '"Contact ID" is required',
+				},
+				{
+					field: 'first_name',
+					label: 'First Name',
+					rule: 'must not be blank',
+					value: '  ',
+					message: '"first_name" (First Name) must not be blank',
+				},
+				{
+					field: 'last_name',
+					label: 'Last Name',
+					rule: 'is required',
+					value: null,
+					message: '"last_name" (Last Name) is required',
+				},
+			],
+		});
+		expect(outputs[0][3].json.problems).toEqual([
+			{
+				field: 'phone',
+				label: 'Phone',
+				rule: 'must be text',
+				value: ['x'],
+				message: '"phone" (Phone) must be text',
+			},
+		]);
+	});
+
+	it('a real run of the same input fails on the first invalid item with the same problems, sending nothing', async () => {
+		const { error } = await runNode({
+			parameters: manual,
+			items: [{ json: { id: '', first_name: '  ', last_name: null, phone: '1' } }],
+			credentials: credentials(),
+		});
+		expect(error?.message).toBe('Invalid input: "Contact ID" is required (and 2 more) [item 0]');
+		expect(error?.description).toBe(
+			'Nothing was sent for this item. Problems found:\n- "Contact ID" is required\n- "first_name" (First Name) must not be blank\n- "last_name" (Last Name) is required',
+		);
+		expect(sim().requests).toEqual([]);
+	});
+
+	it('Q&A pairs from JSON that does not parse: that problem and the other fields’ problems, the text cut', async () => {
+		const text = `[{"question": "${'q'.repeat(300)}"`;
+		const { outputs } = await dryRun({
+			parameters: {
+				...knowledgeBaseListParameters,
+				title: '={{ "" }}',
+				qaInputMode: 'json',
+				questionsAndAnswersJson: text,
+			},
+		});
+		const problems = outputs[0][0].json.problems as IDataObject[];
+		expect(problems.map((found) => [found.field, found.rule])).toEqual([
+			['data', expect.stringMatching(/^is not valid JSON \(/)],
+			['title', 'is required'],
+		]);
+		expect(problems[0].label).toBe('Questions and Answers (JSON)');
+		expect(problems[0].value).toBe(`${text.slice(0, 200)}… (${text.length} characters)`);
+	});
+
+	it('Get Many: every wrong parameter', async () => {
+		const { outputs } = await dryRun({
+			parameters: {
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: false,
+				limit: 0,
+				filters: { type: 'sideways', language: 'xx' },
+			},
+		});
+		expect((outputs[0][0].json.problems as IDataObject[]).map((found) => found.message)).toEqual([
+			'"Limit" must be a whole number of at least 1',
+			'"Filters → Type" must be one of: inbound, outbound',
+			expect.stringMatching(/^"Filters → Language" must be one of: en, /),
+		]);
+	});
+
+	it('a Base URL that cannot be used is a problem of every item, not a failure', async () => {
+		const { outputs, error } = await runNode({
+			parameters: { ...playgroundCallParameters, dryRun: true },
+			items: [{ json: {} }, { json: {} }],
+			credentials: { apiKey: API_KEY, baseUrl: 'http://api.example.com' },
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => (item.json.problems as IDataObject[])[0].field)).toEqual([
+			'Base URL',
+			'Base URL',
+		]);
+	});
+
+	it('the API key found in an item is redacted from the request shown and from the problems', async () => {
+		const { outputs } = await dryRun({
+			parameters: manual,
+			items: [
+				{ json: { ...contacts[0], first_name: `Key ${API_KEY}` } },
+				{ json: { ...contacts[0], last_name: [API_KEY] } },
+			],
+		});
+		expect((outputs[0][0].json.request as IDataObject).body).toMatchObject({
+			first_name: 'Key [redacted]',
+		});
+		expect((outputs[0][1].json.problems as IDataObject[])[0].value).toEqual(['[redacted]']);
+	});
+});
+
+describe('nothing is sent on any path n8n runs the node', () => {
+	const items = [{ json: contacts[0] }, { json: { id: 'x' } }, { json: contacts[2] }];
+	const auto = { resource: 'segmentContact', operation: 'update', mappingMode: 'auto' };
+	const valid = (outputs: INodeExecutionData[][]) => outputs[0].map((item) => item.json.valid);
+
+	it.each<[string, Partial<Run>]>([
+		['Continue On Fail', { continueOnFail: true }],
+		['Retry On Fail', { retryOnFail: { maxTries: 3, waitBetweenTries: 0 } }],
+		['the error output', { onError: 'continueErrorOutput' }],
+	])('%s: every item on the main output, in order', async (_name, settings) => {
+		const { outputs, error } = await dryRun({ parameters: auto, items, ...settings });
+		expect(error).toBeUndefined();
+		expect(valid(outputs)).toEqual([true, false, true]);
+		expect(outputs[1] ?? []).toEqual([]);
+	});
+
+	it('Batching: no request, and the batches’ pauses are n8n’s alone', async () => {
+		const requestOptions = { batching: { batch: { batchSize: 1, batchInterval: 50 } } };
+		const { outputs, error } = await dryRun({ parameters: { ...auto, requestOptions }, items });
+		expect(error).toBeUndefined();
+		expect(valid(outputs)).toEqual([true, false, true]);
+	});
+
+	it('Execute Once: the first item only', async () => {
+		const { outputs } = await dryRun({ parameters: auto, items, executeOnce: true });
+		expect(valid(outputs)).toEqual([true]);
+	});
+
+	it('as an AI Agent tool: the model reads the request it would have made, or the problems', async () => {
+		const answers = await callAsTool({
+			parameters: {
+				...playgroundCallParameters,
+				dryRun: true,
+				phoneNumbers: "={{ $fromAI('phone', 'The phone number', 'string') }}",
+			},
+			credentials: credentials(),
+			calls: [{ phone: '+14155550100' }, { phone: '' }],
+		});
+		expect(sim().requests).toEqual([]);
+		expect(JSON.parse(answers[0])).toEqual([
+			{
+				dryRun: true,
+				valid: true,
+				request: {
+					method: 'POST',
+					url: `${sim().url}/api/v1/playground/call`,
+					headers: { Accept: 'application/json', 'Content-Type': 'application/json' },
+					body: {
+						first_name: 'Ada',
+						last_name: 'Lovelace',
+						email: 'ada@example.com',
+						assistant_id: '6650b7c1e4a2f9d3b8c10a01',
+						dialer_id: 'dialer-7',
+						phone_number: ['+14155550100'],
+					},
+				},
+			},
+		]);
+		expect(JSON.parse(answers[1])[0].problems[0].message).toBe(
+			'"phone_number" (Phone Numbers) must hold at least one phone number',
+		);
+		expect(answers.join('')).not.toContain(API_KEY);
 	});
 });
