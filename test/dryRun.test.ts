@@ -3,7 +3,7 @@
  * every problem it has; nothing reaches the service, and the key is in no output. The same input
  * run dry and for real gives, byte for byte, what the simulator received.
  */
-import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SEEDED_KNOWLEDGE_BASE_IDS, type RecordedRequest } from './simulator';
 import { useSimulator } from './helpers/simulator';
 import { callAsTool, runNode, type RunOptions } from './helpers/runNode';
