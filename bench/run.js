@@ -15,6 +15,8 @@
  *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
  *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
  *                                  # the node alone; with --big also 100,000 rows a page at a time
+ *   npm run bench -- --dry-run     # only the Dry Run rows: 10,000 updates dry beside real (issue 28);
+ *                                  # with --big also 100,000 dry (memory)
  *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: DEFAULT_VERSION)
  *   npm run bench -- --help        # this text
  */
@@ -653,6 +655,53 @@ function mappingReport(rows) {
 		.join('\n');
 }
 
+/** @type {Array<[string, string]>} name, target: each real row followed by its dry run */
+const DRY_RUN_ROWS = [
+	['Voice Assistant, Map Automatically, real run', 'ours'],
+	['Voice Assistant, Map Automatically, Dry Run', 'oursDry'],
+	['Voice Assistant, Map Each Field Manually, real run', 'oursManual'],
+	['Voice Assistant, Map Each Field Manually, Dry Run', 'oursManualDry'],
+];
+
+/**
+ * Issue 28's rows: 10,000 contact updates for real (a simulator that answers at once) and dry, in
+ * the same run; with --big, 100,000 dry for the peak memory.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
+async function dryRunRows(sim, ctx, record) {
+	const count = 10_000;
+	await setSimulator(sim, {});
+	for (const [name, target] of DRY_RUN_ROWS)
+		await record(name, count, () => n8nRow(ctx, sim, { id: `dry${target}`, target, count }));
+	if (args.has('--big'))
+		await record('Voice Assistant, Map Automatically, Dry Run, big run', 100_000, () =>
+			n8nRow(ctx, sim, { id: 'dryBig', target: 'oursDry', count: 100_000 }),
+		);
+}
+
+/** @param {Row[]} rows */
+function dryRunReport(rows) {
+	/** @param {string} name */
+	const find = (name) => rows.find((row) => row.name === name)?.result;
+	const lines = [];
+	for (let i = 0; i < DRY_RUN_ROWS.length; i += 2) {
+		const real = find(DRY_RUN_ROWS[i][0]);
+		const dry = find(DRY_RUN_ROWS[i + 1][0]);
+		if (real && dry)
+			lines.push(
+				`${DRY_RUN_ROWS[i + 1][0]}: ${num(dry.wallMs / 1000, 1)} s, ${dry.requests} requests received (real run ${num(real.wallMs / 1000, 1)} s: the dry run takes ${num(dry.wallMs / real.wallMs, 2)}× its time), peak RSS ${mb(dry.peakRss)} (real ${mb(real.peakRss)})`,
+			);
+	}
+	const big = find('Voice Assistant, Map Automatically, Dry Run, big run');
+	if (big)
+		lines.push(
+			`Dry Run, 100,000 updates: ${num(big.wallMs / 1000, 1)} s, peak RSS ${mb(big.peakRss)}, ${big.requests} requests received`,
+		);
+	return lines.length ? `Dry Run on n8n ${N8N_VERSION}, 10,000 updates:\n${lines.join('\n')}` : '';
+}
+
 /**
  * Issue 10's rows: default settings on both sides, the HTTP Request node in the same run.
  * @param {Sim} sim
@@ -799,14 +848,15 @@ async function main() {
 	const loadBefore = load();
 
 	try {
-		if (args.has('--mapping')) await mappingRows(sim, ctx, record);
+		if (args.has('--dry-run')) await dryRunRows(sim, ctx, record);
+		else if (args.has('--mapping')) await mappingRows(sim, ctx, record);
 		else if (args.has('--chain')) await chainRows(sim, ctx, record);
 		else {
 			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
 			await defaultsRows(sim, ctx, record);
 		}
 
-		if (args.has('--big') && !args.has('--chain')) {
+		if (args.has('--big') && !args.has('--chain') && !args.has('--dry-run')) {
 			await setSimulator(sim, {});
 			await record('Voice Assistant (Map Automatically), big run', 100_000, () =>
 				n8nRow(ctx, sim, { id: 'oursBig', target: 'ours', count: 100_000 }),
@@ -818,20 +868,22 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });
 	// --defaults alone keeps the full run's figures in latest.*; its rows go to defaults.* (both feed the chart).
 	const name = only
 		? 'only'
-		: args.has('--mapping')
-			? `mapping-${N8N_VERSION}`
-			: args.has('--chain')
-				? `chain-${N8N_VERSION}`
-				: defaultsOnly
-					? 'defaults'
-					: 'latest';
+		: args.has('--dry-run')
+			? `dry-run-${N8N_VERSION}`
+			: args.has('--mapping')
+				? `mapping-${N8N_VERSION}`
+				: args.has('--chain')
+					? `chain-${N8N_VERSION}`
+					: defaultsOnly
+						? 'defaults'
+						: 'latest';
 	fs.writeFileSync(path.join(results, `${name}.md`), report);
 	fs.writeFileSync(
 		path.join(results, `${name}.json`),

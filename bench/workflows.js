@@ -174,7 +174,20 @@ const targets = {
 			phone: '={{ $json.phone }}',
 			options,
 		}),
+	/** Map Automatically with Dry Run on: every request built and shown, none sent. */
+	oursDry: (apiKey, baseUrl, options) => dryRun(targets.ours(apiKey, baseUrl, options)),
+	/** Map Each Field Manually with Dry Run on. */
+	oursManualDry: (apiKey, baseUrl, options) => dryRun(targets.oursManual(apiKey, baseUrl, options)),
 };
+
+/**
+ * The same node with Dry Run on.
+ * @param {Target} target
+ * @returns {Target}
+ */
+function dryRun(target) {
+	return { ...target, parameters: { ...target.parameters, dryRun: true } };
+}
 
 /**
  * A whole workflow for `n8n import:workflow`: Manual Trigger → Code (`count` contacts) → the target.

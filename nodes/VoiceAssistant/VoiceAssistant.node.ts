@@ -5,6 +5,7 @@ import { knowledgeBaseDescription } from './resources/knowledgeBase';
 import { playgroundCallDescription } from './resources/playgroundCall';
 import { segmentContactDescription } from './resources/segmentContact';
 import { CREDENTIAL_NAME } from './shared/credential';
+import { dryRunProperties } from './shared/dryRunOption';
 import { requestPolicyOptions } from './shared/requestPolicy';
 
 export class VoiceAssistant implements INodeType {
@@ -53,6 +54,7 @@ export class VoiceAssistant implements INodeType {
 			...playgroundCallDescription,
 			...knowledgeBaseDescription,
 			...segmentContactDescription,
+			...dryRunProperties,
 			requestPolicyOptions,
 		],
 	};

@@ -164,6 +164,7 @@ const EXAMPLE_FILES: Record<string, string> = Object.fromEntries(
 		CSV_EXAMPLE,
 		CRM_EXAMPLE,
 		'webhook-playground-call.json',
+		'crm-check-dry-run.json',
 	].map((file) => [file, readExample(file).name]),
 );
 /** The version whose editor the README's pictures come from (as the editor checks' pictures). */

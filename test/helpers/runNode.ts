@@ -137,6 +137,8 @@ export interface RunOptions {
 	nodeType?: INodeType;
 	/** n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). */
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
+	/** n8n's node setting Execute Once: the node runs on the first input item only. */
+	executeOnce?: boolean;
 	/** Called once the run started, with a function that cancels the execution as the Stop button does. */
 	onStart?: (cancel: () => void) => void;
 }
@@ -187,6 +189,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		...(options.continueOnFail ? { continueOnFail: true } : {}),
 		...(options.onError ? { onError: options.onError } : {}),
 		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
+		...(options.executeOnce ? { executeOnce: true } : {}),
 	};
 	const input: INode = {
 		id: 'input-node',

@@ -50,6 +50,7 @@ const {
  *   applying; pending: not answered yet.
  * @typedef {{
  *   method: string,
+ *   target: string,
  *   path: string,
  *   query: Record<string, string>,
  *   headers: import('http').IncomingHttpHeaders,
@@ -61,7 +62,7 @@ const {
  *   outcome: Outcome,
  *   canned?: boolean,
  * }} RecordedRequest
- *   path: without the query string; body: parsed JSON, undefined if empty or not JSON; status:
+ *   target: the request target as it arrived (path and query string, byte for byte); path: without the query string; body: parsed JSON, undefined if empty or not JSON; status:
  *   the one answered, 0 for a reset (or while pending); receivedAt / answeredAt: Date.now() when
  *   it arrived / was answered or reset; canned: answered from failNext.
  * @typedef {'playground.call' | 'knowledgeBase.create' | 'knowledgeBase.update' | 'segment.contact.update'} LedgerOp
@@ -307,6 +308,7 @@ async function createSimulator(options) {
 		/** @type {RecordedRequest} */
 		const record = {
 			method: req.method ?? 'GET',
+			target: req.url ?? '/',
 			path: url.pathname,
 			query: Object.fromEntries(url.searchParams),
 			headers: req.headers,

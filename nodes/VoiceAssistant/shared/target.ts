@@ -1,7 +1,10 @@
+/** Where requests go: the credential's Base URL and key, the domains it allows, an item's request sent there. */
 import type {
+	DeclarativeRestApiSettings,
 	ICredentialsDecrypted,
 	IDataObject,
 	IExecuteSingleFunctions,
+	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
@@ -61,6 +64,23 @@ export async function readApiTarget(
 	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
 	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true);
 	return { root, apiKey, problem, notAllowed: domainRefusal(root, data), credential };
+}
+
+/**
+ * The options n8n's request helper gets for an item's request (its authentication then adds the
+ * key): sent to the credential's Base URL, with the full response. A fresh copy per attempt, as
+ * the authentication adds the key header to the options it gets. A Dry Run shows these options.
+ */
+export function requestToTarget(
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
+	target: Pick<ApiTarget, 'root'>,
+): IHttpRequestOptions {
+	return {
+		...options,
+		baseURL: target.root,
+		headers: { ...options.headers },
+		returnFullResponse: true,
+	} as IHttpRequestOptions;
 }
 
 /** The scheme, host and port of a URL (never its path, query or credentials). */

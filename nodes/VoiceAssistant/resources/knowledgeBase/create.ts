@@ -9,6 +9,7 @@ import type { Normalized, RequestContract } from '../../shared/spec/contract';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { knowledgeBaseSchema } from '../../shared/spec/schemas';
+import { problem } from '../../shared/spec/validation';
 import { KNOWLEDGE_BASE_LANGUAGES } from '../../shared/spec/values';
 
 /** Create and Update send the same body, so these fields show for both operations. */
@@ -21,8 +22,14 @@ function normalizeKnowledgeBase(body: IDataObject, context: IExecuteSingleFuncti
 	if (context.getNodeParameter('qaInputMode', 'list') === 'list')
 		return { body: { ...body, data: body.data ?? [] } };
 	const parsed = parseJsonInput(body.data);
-	if ('problem' in parsed)
-		return { problem: `"data" (Questions and Answers (JSON)) ${parsed.problem}` };
+	if ('problem' in parsed) {
+		// The other fields are still checked, so one look shows every problem of the item.
+		const { data, ...rest } = body;
+		return {
+			body: rest,
+			problems: [problem('data', parsed.problem, 'Questions and Answers (JSON)', data)],
+		};
+	}
 	return { body: { ...body, data: parsed.value } };
 }
 

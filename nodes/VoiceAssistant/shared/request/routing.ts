@@ -7,6 +7,7 @@ import type {
 	INodePropertyRouting,
 	PreSendAction,
 } from 'n8n-workflow';
+import { keepForDryRun } from '../dryRun';
 import { readRequestPolicy } from '../requestPolicy';
 import { buildRequest, type RequestContract } from '../spec/contract';
 import type { Endpoint } from '../spec/endpoints';
@@ -75,6 +76,8 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 			options.qs = built.qs;
 			return options;
 		}
+		// Dry Run (shared/dryRun.ts): the problems go to the item's output; nothing fails, nothing is sent.
+		if (keepForDryRun(this, options, built.problems)) return options;
 		const error = invalidInputError(item.node, built.problems, item.itemIndex);
 		if (item.failuresBecomeItems) {
 			run.invalidItems.set(item.itemIndex, error);

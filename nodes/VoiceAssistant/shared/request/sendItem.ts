@@ -6,7 +6,6 @@ import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
@@ -21,7 +20,8 @@ import {
 	type AttemptFailure,
 } from '../failureModel';
 import { invalidInputError } from '../spec/validation';
-import type { ApiTarget } from '../target';
+import { dryRunOutput, isDryRun } from '../dryRun';
+import { requestToTarget, type ApiTarget } from '../target';
 import {
 	cancelledError,
 	failureContext,
@@ -63,6 +63,8 @@ export async function sendItem(
 	let failed: NodeError | undefined;
 	try {
 		const result = await resultOf(send);
+		// Dry Run (shared/dryRun.ts) gave the item its output: the request it would send, or its problems.
+		if (result && 'dryRun' in result) return result.dryRun;
 		if (result && 'items' in result) {
 			const output = outputItems(
 				result.items,
@@ -92,7 +94,9 @@ export async function sendItem(
 }
 
 /** The item's result: without a request (invalid, not prepared, remembered, stopped) or from its attempts. */
-async function resultOf(send: ItemSend): Promise<ItemResult | undefined> {
+async function resultOf(
+	send: ItemSend,
+): Promise<ItemResult | { dryRun: INodeExecutionData[] } | undefined> {
 	const { run, item } = send;
 	const { itemIndex, node } = item;
 	const invalid = run.invalidItems.get(itemIndex);
@@ -107,6 +111,8 @@ async function resultOf(send: ItemSend): Promise<ItemResult | undefined> {
 		return { error: nodeError(node, message, { itemIndex, description }) };
 	}
 	const target = (send.target = await run.apiTarget(send.context));
+	if (prepared && isDryRun(send.context))
+		return { dryRun: dryRunOutput(run, itemIndex, send.request.options, target) };
 	if (!prepared) return notSent(send);
 	send.request.options.baseURL = target.root;
 	const problem = target.problem ?? run.policy.problem;
@@ -182,12 +188,8 @@ async function attemptRequest(
 		deadline.passed = true;
 		abort.abort();
 	});
-	// A fresh copy per attempt: n8n's authentication adds the key header to the options it gets.
-	const options = {
-		...request.options,
-		headers: { ...request.options.headers },
-		returnFullResponse: true,
-	} as IHttpRequestOptions;
+	// A fresh copy per attempt (n8n's authentication adds the key header to the options it gets), as Dry Run shows it.
+	const options = requestToTarget(request.options, target as ApiTarget);
 	try {
 		const response = (await context.helpers.httpRequestWithAuthentication.call(
 			withCancelSignal(context, abort.signal),

@@ -1,12 +1,14 @@
+/** An operation's request contract: how the body is built from what n8n's routing assembled, and checked. */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod/v4';
-import { check, type FieldLabels } from './validation';
+import { check, problem, problemFromText, type FieldLabels, type Problem } from './validation';
 
 /**
  * What n8n's routing assembled, turned into the body the spec describes (and, for updates mapped
- * from the input item, the record id), or the reason it cannot be.
+ * from the input item, the record id), with the problems found on the way (a field that cannot be
+ * read at all, such as JSON that does not parse): the schema does not check such a field again.
  */
-export type Normalized = { body: Record<string, unknown>; id?: unknown } | { problem: string };
+export type Normalized = { body: Record<string, unknown>; id?: unknown; problems?: Problem[] };
 
 export interface RequestContract {
 	/** Spec schema of the JSON body; absent for requests without one. */
@@ -26,18 +28,21 @@ function readId(id: unknown): unknown {
 	return typeof id === 'number' ? String(id) : id;
 }
 
-function idProblem(id: unknown, label: string): string | undefined {
-	if (id === undefined || id === null || id === '') return `"${label}" is required`;
-	if (typeof id !== 'string') return `"${label}" must be text`;
-	if (id.trim() === '') return `"${label}" must not be empty`;
+function idProblem(id: unknown, label: string): Problem | undefined {
+	if (id === undefined || id === null || id === '') return problem(label, 'is required', '', id);
+	if (typeof id !== 'string') return problem(label, 'must be text', '', id);
+	if (id.trim() === '') return problem(label, 'must not be empty', '', id);
 	return undefined;
 }
 
-type Built = { body: IDataObject; qs: IDataObject } | { problems: string[] };
+/** The field a problem is about, as the body names it (`data[2].answer` → `data`). */
+const rootField = (found: Problem) => found.field.split(/[.[]/)[0];
+
+type Built = { body: IDataObject; qs: IDataObject } | { problems: Problem[] };
 
 /**
  * The request the spec describes, built from what n8n's routing assembled (`options.body`,
- * `options.qs`): normalized, the id read, the body checked. Or what is wrong with it.
+ * `options.qs`): normalized, the id read, the body checked. Or every problem found in it.
  */
 export function buildRequest(
 	contract: RequestContract,
@@ -45,24 +50,25 @@ export function buildRequest(
 	context: IExecuteSingleFunctions,
 ): Built {
 	const assembled = (options.body ?? {}) as IDataObject;
-	const normalized = contract.normalize
+	const normalized: Normalized = contract.normalize
 		? contract.normalize(assembled, context)
 		: { body: assembled };
-	if ('problem' in normalized) return { problems: [normalized.problem] };
+	const problems: Problem[] = [...(normalized.problems ?? [])];
 	const qs: IDataObject = { ...options.qs };
 	if (normalized.id !== undefined) qs.id = normalized.id as string;
-	const problems: string[] = [];
 	if (contract.idLabel) {
 		qs.id = readId(qs.id) as string;
-		const problem = idProblem(qs.id, contract.idLabel);
-		if (problem) problems.push(problem);
+		const found = idProblem(qs.id, contract.idLabel);
+		if (found) problems.push(found);
 	}
 	let body = normalized.body as IDataObject;
 	if (contract.body) {
 		const checked = check(contract.body, normalized.body, contract.labels ?? {});
+		const unread = new Set((normalized.problems ?? []).map(rootField));
 		if (checked.ok) body = checked.value as IDataObject;
-		else problems.push(...checked.problems);
+		else problems.push(...checked.problems.filter((found) => !unread.has(rootField(found))));
 	}
-	if (contract.checkParameters) problems.push(...contract.checkParameters(context));
+	if (contract.checkParameters)
+		problems.push(...contract.checkParameters(context).map(problemFromText));
 	return problems.length ? { problems } : { body, qs };
 }

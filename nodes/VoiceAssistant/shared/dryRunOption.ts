@@ -1,0 +1,24 @@
+/** The Dry Run switch every operation shows, and the notice the editor shows while it is on. */
+import type { INodeProperties } from 'n8n-workflow';
+
+export const DRY_RUN_PARAMETER = 'dryRun';
+
+export const dryRunProperties: INodeProperties[] = [
+	{
+		displayName: 'Dry Run',
+		name: DRY_RUN_PARAMETER,
+		type: 'boolean',
+		noDataExpression: true,
+		default: false,
+		description:
+			'Whether to send nothing and output, for each input item, the request a real run would send (method, URL with query, JSON body; never the API key), or every problem found in the item. An invalid item never stops a dry run.',
+	},
+	{
+		displayName:
+			'Dry Run: nothing is sent. Each item comes out as the request it would make, or with every problem found in it.',
+		name: 'dryRunNotice',
+		type: 'notice',
+		default: '',
+		displayOptions: { show: { [DRY_RUN_PARAMETER]: [true] } },
+	},
+];
