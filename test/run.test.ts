@@ -110,7 +110,6 @@ describe('how a run ends', () => {
 			}
 		},
 	});
-	process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length;
 
 	const contacts = (count: number) =>
 		Array.from({ length: count }, (_, i) => ({ json: { id: `contact-${i}`, last_name: `L${i}` } }));

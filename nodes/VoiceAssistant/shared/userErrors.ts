@@ -148,7 +148,7 @@ const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 		message: `The service answered HTTP ${failure.status}, but not as JSON${isHtml(failure.body, failure.headers) ? ' (an HTML page)' : ''}`,
 		description: `Check the Base URL in the credential: ${context.origin} should be the API, not a web page.`,
 	}),
-	redirect: ({ failure, context }) => {
+	redirect: ({ failure }) => {
 		const location = failure.headers?.location;
 		return {
 			message: `The service redirected the request (HTTP ${failure.status})${location ? ` to ${originOf(location)}` : ''}: check the Base URL in the credential`,

@@ -133,16 +133,27 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		await run.waitForTurn();
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
 		if (run.signal.aborted) return notSent(send);
-		const deadline = { passed: false };
+		const state = { deadlinePassed: false, answered: false };
 		let failure: AttemptFailure;
 		sent.times++;
 		try {
-			const result = await attemptRequest(send, deadline);
+			const result: ItemResult = { items: await attemptRequest(send, state) };
 			run.answered('answered');
 			run.earlierTries?.keep(item.itemIndex, result, ruleOf('answered', method).remember);
-			return 'items' in result ? result : stopOn(send, result);
+			return result;
 		} catch (caught) {
-			failure = classifyFailure(caught, deadline.passed);
+			// An error of the operation's own postReceive after the answer (Get Many's list check) is the item's result.
+			if (
+				state.answered &&
+				caught instanceof NodeApiError &&
+				!(caught instanceof ServiceAnswerError)
+			) {
+				run.answered('answered');
+				const result = stopOn(send, { error: caught });
+				run.earlierTries?.keep(item.itemIndex, result, ruleOf('answered', method).remember);
+				return result;
+			}
+			failure = classifyFailure(caught, state.deadlinePassed);
 		}
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
@@ -172,20 +183,20 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
  * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
- * Throws what the failure model classifies; an error of the operation's own postReceive (after a
- * 2xx JSON answer) is the item's result.
+ * Throws what the failure model classifies, or an error of the operation's own postReceive once
+ * `state.answered`.
  */
 async function attemptRequest(
 	{ context, item, run, target, request }: ItemSend,
-	deadline: { passed: boolean },
-): Promise<ItemResult> {
+	state: { deadlinePassed: boolean; answered: boolean },
+): Promise<INodeExecutionData[]> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
 	const forget = item.cancelSignal
 		? onAbort(item.cancelSignal, () => abort.abort())
 		: () => undefined;
 	const settle = run.deadlines.start(Number(request.options.timeout) || 300_000, () => {
-		deadline.passed = true;
+		state.deadlinePassed = true;
 		abort.abort();
 	});
 	// A fresh copy per attempt (n8n's authentication adds the key header to the options it gets), as Dry Run shows it.
@@ -197,22 +208,17 @@ async function attemptRequest(
 			options,
 			{ credentialsDecrypted: target?.credential },
 		)) as IN8nHttpFullResponse;
+		state.answered = true;
 		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-		try {
-			// operationRouting only takes functions: a declarative action would need n8n's own runner.
-			for (const { actions } of request.postReceive) {
-				for (const action of actions) {
-					if (typeof action !== 'function')
-						throw new Error(`postReceive "${action.type}" is not supported`);
-					items = await action.call(context, items, response);
-				}
+		// operationRouting only takes functions: a declarative action would need n8n's own runner.
+		for (const { actions } of request.postReceive) {
+			for (const action of actions) {
+				if (typeof action !== 'function')
+					throw nodeError(item.node, `postReceive "${action.type}" is not supported`);
+				items = await action.call(context, items, response);
 			}
-		} catch (caught) {
-			if (caught instanceof NodeApiError && !(caught instanceof ServiceAnswerError))
-				return { error: caught };
-			throw caught;
 		}
-		return { items };
+		return items;
 	} finally {
 		settle();
 		forget();
