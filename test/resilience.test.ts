@@ -250,7 +250,9 @@ describe('a failing run stops sending', () => {
 		// n8n reports the first item (in input order) that rejected: here item 0, which says why.
 		expect(error?.message).toBe(notSentAgain);
 		expect(error?.context?.itemIndex).toBe(0);
-		expect(error?.description).toMatch(/^Nothing was sent for this item: item 1 failed first/);
+		expect(error?.description).toMatch(
+			/^This item was sent 1 time \(last answer: HTTP 503\): the service may have received it\. It was not sent again because item 1 failed first/,
+		);
 	});
 });
 
