@@ -132,6 +132,24 @@ function callsWorkflow(): Workflow {
 	return copy;
 }
 
+/** The call workflow with Dry Run on, behind its own webhook: a worker outputs the requests, sending none. */
+const DRY_WORKFLOW = 'vaQueueDry0001';
+function dryCallsWorkflow(): Workflow {
+	const calls = callsWorkflow();
+	return {
+		...calls,
+		id: DRY_WORKFLOW,
+		name: `${calls.name} (Dry Run)`,
+		nodes: calls.nodes.map((node) => {
+			if (node.name === 'Webhook')
+				return { ...node, ...webhookNode('va-queue-dry', '7d1f4a52-0c55-4f51-9a0e-000000000003') };
+			if (node.name === 'Start call')
+				return { ...node, parameters: { ...node.parameters, dryRun: true } };
+			return node;
+		}),
+	};
+}
+
 /** The README's webhook recipe as shipped (Header Auth, Respond to Webhook), published at start. */
 const WEBHOOK_EXAMPLE = readExample('webhook-playground-call.json');
 const WEBHOOK_NODE = WEBHOOK_EXAMPLE.nodes.find(
@@ -312,8 +330,14 @@ describe.each(queueVersions())(
 						data: WEBHOOK_HEADER,
 					},
 				],
-				workflows: [bulkWorkflow, callsWorkflow(), WEBHOOK_EXAMPLE, scheduledWorkflow()],
-				publish: [BULK_WORKFLOW, CALLS_WORKFLOW, WEBHOOK_EXAMPLE.id],
+				workflows: [
+					bulkWorkflow,
+					callsWorkflow(),
+					dryCallsWorkflow(),
+					WEBHOOK_EXAMPLE,
+					scheduledWorkflow(),
+				],
+				publish: [BULK_WORKFLOW, CALLS_WORKFLOW, DRY_WORKFLOW, WEBHOOK_EXAMPLE.id],
 				log,
 			});
 			executions = executionsOf(postgres as Postgres, cluster.database);
@@ -364,6 +388,32 @@ describe.each(queueVersions())(
 			expect(outputOf(run, 'Start call').map((item) => item.json.phone_number)).toEqual(
 				phones(batch).map((phone) => [phone]),
 			);
+		});
+
+		test('Dry Run on a worker: each call start comes out as its request, nothing is sent', async () => {
+			await sim().reset();
+			const batch = { batch: 'dry', count: 3, phonePrefix: '+1555300' };
+			const id = await start('va-queue-dry', batch);
+			const [row] = await executions.waitForFinished([id]);
+			expect(row.status).toBe('success');
+			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			expect(await sim().requests()).toEqual([]);
+			expect((await sim().ledger()).applied).toEqual([]);
+			const run = (await executions.run(id)) as N8nRun;
+			const output = outputOf(run, 'Start call').map((item) => item.json);
+			expect(
+				output.map((json) => [
+					json.dryRun,
+					json.valid,
+					(json.request as { method: string }).method,
+				]),
+			).toEqual(phones(batch).map(() => [true, true, 'POST']));
+			expect(
+				output.map(
+					(json) => (json.request as { body: { phone_number: string[] } }).body.phone_number,
+				),
+			).toEqual(phones(batch).map((phone) => [phone]));
+			expect(JSON.stringify(output)).not.toContain(API_KEY);
 		});
 
 		test(`the webhook recipe (Header Auth → Playground Call → Respond to Webhook) on the workers: ${WEBHOOK_CALLERS} callers at once get their call, a refusal its status, a bad payload 400`, async () => {
