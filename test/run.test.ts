@@ -9,7 +9,8 @@ import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
 import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
 import { Container } from '@n8n/di';
-import { Logger } from '@n8n/backend-common';
+// The logger alone: the package's index loads modules that keep timers running.
+import { Logger } from '@n8n/backend-common/dist/logging/logger';
 import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/clock';
 import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
@@ -67,7 +68,6 @@ describe('a cancelled execution', () => {
 });
 
 describe('how a run ends', () => {
-	const sim = useSimulator();
 	const UPDATE = '/api/v1/segment/contact/update';
 
 	/** n8n-workflow 2.39+'s sleep (@n8n/utils/sleep): takes the signal, clears its timer and rejects on abort. */
@@ -174,7 +174,8 @@ describe('how a run ends', () => {
 	describe.each(CLOCKS)('with %s', (_name, clock) => {
 		beforeAll(() => useClock(counting(clock)));
 		afterAll(() => useClock(realClock));
-		// n8n's logger below level info is a no-op: the runs log into this one instead.
+		// n8n's logger below level info is a no-op: the runs log into this one instead. It stays for
+		// the rest of this file (Container.reset() would leave n8n's services holding the process open).
 		let lines: string[];
 		beforeEach(() => {
 			lines = [];
@@ -182,7 +183,6 @@ describe('how a run ends', () => {
 			const logger = { info: log, warn: log, error: log, debug: () => undefined };
 			Container.set(Logger, { ...logger, scoped: () => logger } as unknown as Logger);
 		});
-		afterAll(() => Container.reset());
 
 		it.each(ENDINGS)(
 			'%s: no timer left, the pace left, one summary line',
