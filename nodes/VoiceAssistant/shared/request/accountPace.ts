@@ -1,5 +1,6 @@
 import { createHash } from 'crypto';
 import { clock, onAbort } from '../clock';
+import { parseUrl } from '../url';
 import { WaiterQueue } from './limiter';
 import { RatePacer } from './ratePacer';
 
@@ -110,15 +111,12 @@ const paces = new Map<string, AccountPace>();
 
 /** One key per account however it is written: the host's case, a trailing slash or spaces around the key. */
 export function accountOf(root: string, apiKey: string | undefined): string {
-	let where = root.trim();
-	try {
-		const url = new URL(where);
-		where = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		// left as written: such a Base URL sends nothing anyway
-	}
+	const where = root.trim();
+	const url = parseUrl(where);
+	// A Base URL that is not a URL is left as written: it sends nothing anyway.
+	const account = url ? `${url.origin}${url.pathname.replace(/\/+$/, '')}` : where;
 	return createHash('sha256')
-		.update(`${where}\n${(apiKey ?? '').trim()}`)
+		.update(`${account}\n${(apiKey ?? '').trim()}`)
 		.digest('hex');
 }
 
