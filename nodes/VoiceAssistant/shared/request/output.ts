@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { endOfAnswer, ServiceAnswerError } from '../failureModel';
 import { redact, redactValue } from '../redact';
-import type { NodeError } from '../userErrors';
+import type { NodeError } from '../nodeError';
 import type { LoopItem } from './n8nAdapter';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */

@@ -13,7 +13,7 @@ import { Deadlines } from './deadlines';
 import { Limiter } from './limiter';
 import type { ItemLoop } from './n8nAdapter';
 import type { TriesMemory } from './triesMemory';
-import type { NodeError } from '../userErrors';
+import type { NodeError } from '../nodeError';
 
 /** Why a run ended before every item had its outcome, or that it did. */
 type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';

@@ -22,16 +22,9 @@ import {
 import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
 import { requestToTarget, type ApiTarget } from '../target';
-import {
-	cancelledError,
-	failureContext,
-	nodeError,
-	notSentError,
-	toUserError,
-	unexpectedError,
-	type NodeError,
-	type SentSoFar,
-} from '../userErrors';
+import { failureContext, toUserError } from '../failureWords';
+import { nodeError, type NodeError } from '../nodeError';
+import { cancelledError, notSentError, unexpectedError, type SentSoFar } from '../notSentErrors';
 import { runOf, withCancelSignal, type LoopItem } from './n8nAdapter';
 import { errorItem, outputItems, redactError } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
