@@ -74,7 +74,7 @@ function loadNode(skipsFailedItems: boolean) {
 	let loaded: {
 		routing: typeof import('../nodes/VoiceAssistant/shared/request/routing');
 		output: typeof import('../nodes/VoiceAssistant/shared/request/output');
-		adapter: typeof import('../nodes/VoiceAssistant/shared/request/n8nAdapter');
+		registry: typeof import('../nodes/VoiceAssistant/shared/request/runRegistry');
 		clock: typeof import('../nodes/VoiceAssistant/shared/clock');
 		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
 	};
@@ -87,7 +87,7 @@ function loadNode(skipsFailedItems: boolean) {
 		loaded = {
 			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
 			output: require('../nodes/VoiceAssistant/shared/request/output'),
-			adapter: require('../nodes/VoiceAssistant/shared/request/n8nAdapter'),
+			registry: require('../nodes/VoiceAssistant/shared/request/runRegistry'),
 			clock: require('../nodes/VoiceAssistant/shared/clock'),
 			pace: require('../nodes/VoiceAssistant/shared/request/accountPace'),
 		};
@@ -338,7 +338,7 @@ async function simulate(
 						async httpRequestWithAuthentication(this: IExecuteSingleFunctions) {
 							const signal = this.getExecutionCancelSignal?.();
 							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
-							const { run } = node.adapter.runOf(context, request.options);
+							const { run } = node.registry.runOf(context, request.options);
 							const record: Attempt = {
 								plan: p,
 								call,
