@@ -3,7 +3,7 @@
 import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import { Progress } from '../progress';
+import { Progress } from './progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { readApiTarget, type ApiTarget } from '../target';
 import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
