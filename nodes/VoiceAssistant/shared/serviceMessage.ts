@@ -1,4 +1,5 @@
-// The service's own explanation of a failure, read safely from an error body: shortened and without the key.
+// The service's own explanation of a failure, read safely from an error body: shortened and
+// without the key.
 import { isHtml } from './failureModel';
 import { redact } from './redact';
 
