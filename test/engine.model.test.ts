@@ -73,8 +73,9 @@ class FakeClock implements Clock {
 function loadNode(skipsFailedItems: boolean) {
 	let loaded: {
 		routing: typeof import('../nodes/VoiceAssistant/shared/request/routing');
-		output: typeof import('../nodes/VoiceAssistant/shared/request/output');
-		adapter: typeof import('../nodes/VoiceAssistant/shared/request/n8nAdapter');
+		prepare: typeof import('../nodes/VoiceAssistant/shared/request/prepareRequest');
+		postReceive: typeof import('../nodes/VoiceAssistant/shared/request/postReceive');
+		registry: typeof import('../nodes/VoiceAssistant/shared/request/runRegistry');
 		clock: typeof import('../nodes/VoiceAssistant/shared/clock');
 		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
 	};
@@ -86,8 +87,9 @@ function loadNode(skipsFailedItems: boolean) {
 		/* eslint-disable @typescript-eslint/no-require-imports -- a fresh copy of the node per n8n line */
 		loaded = {
 			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
-			output: require('../nodes/VoiceAssistant/shared/request/output'),
-			adapter: require('../nodes/VoiceAssistant/shared/request/n8nAdapter'),
+			prepare: require('../nodes/VoiceAssistant/shared/request/prepareRequest'),
+			postReceive: require('../nodes/VoiceAssistant/shared/request/postReceive'),
+			registry: require('../nodes/VoiceAssistant/shared/request/runRegistry'),
 			clock: require('../nodes/VoiceAssistant/shared/clock'),
 			pace: require('../nodes/VoiceAssistant/shared/request/accountPace'),
 		};
@@ -250,7 +252,7 @@ async function simulate(
 	/** When each plan's execution was cancelled (virtual time). */
 	const cancelledAt: Array<number | undefined> = plans.map(() => undefined);
 	let next = 0;
-	const preSend = node.routing.prepareRequest({});
+	const preSend = node.prepare.prepareRequest({});
 	const sendItem = node.routing.operationRouting({ method: 'PUT', path: '/x' } as never, {})
 		.operations!.pagination as unknown as (
 		this: unknown,
@@ -317,7 +319,7 @@ async function simulate(
 						...(plan.timeoutMs === undefined ? {} : { timeout: plan.timeoutMs }),
 					} as IHttpRequestOptions,
 					preSend: [],
-					postReceive: [{ actions: [node.output.failOnHttpError] }],
+					postReceive: [{ actions: [node.postReceive.failOnHttpError] }],
 				};
 				const context = {
 					getNode: () => nodeOfPlan,
@@ -338,7 +340,7 @@ async function simulate(
 						async httpRequestWithAuthentication(this: IExecuteSingleFunctions) {
 							const signal = this.getExecutionCancelSignal?.();
 							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
-							const { run } = node.adapter.runOf(context, request.options);
+							const { run } = node.registry.runOf(context, request.options);
 							const record: Attempt = {
 								plan: p,
 								call,

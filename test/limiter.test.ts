@@ -1,10 +1,9 @@
 /**
  * The limiter that bounds requests in flight across the items of a run (shared/request/limiter.ts):
- * a FIFO queue, a slot given back on every path a holder can end by, a bound that moves while it
- * runs, and the bound held in n8n with the node's Request Options → Batching on (items then start
- * one by one while earlier ones finish).
+ * FIFO, a slot given back on every path a holder can end by, a bound that moves while it runs, and
+ * the bound held in n8n with the node's Request Options → Batching on (items then start one by one
+ * while earlier ones finish). Its queue of waiters: test/waiterQueue.test.ts.
  */
-import { getEventListeners } from 'node:events';
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { useSimulator } from './helpers/simulator';
@@ -147,39 +146,6 @@ describe('Limiter', () => {
 			expect(limiter.inUse).toBe(0);
 			expect(await orCancelled(limiter.use(async () => 'x', cancel.signal))).toBe('cancelled');
 		});
-
-		it('listens to the signal once for all its waiters, and drops them all when it aborts', async () => {
-			// Every listener on the execution's signal slows each HTTP request's own add and
-			// remove of its abort listener: one per waiter made a 10,000-item run quadratic.
-			const limiter = new Limiter(1);
-			const started: string[] = [];
-			const holder = heldTask('holder', started);
-			const cancel = new AbortController();
-			const held = limiter.use(holder.task, cancel.signal);
-			const queued = Array.from({ length: 2_000 }, (_, i) =>
-				orCancelled(limiter.use(async () => started.push(`queued-${i}`), cancel.signal)),
-			);
-			const other = limiter.use(async () => started.push('other'), NEVER);
-			await settle();
-			expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(1);
-			cancel.abort();
-			expect(new Set(await Promise.all(queued))).toEqual(new Set(['cancelled']));
-			holder.end.resolve('done');
-			await Promise.all([held, other]);
-			expect(started).toEqual(['holder', 'other']);
-			expect(limiter.inUse).toBe(0);
-		});
-	});
-
-	it('serves a long queue in order after it was compacted', async () => {
-		const limiter = new Limiter(1);
-		const order: number[] = [];
-		const all = Array.from({ length: 5_000 }, (_, i) =>
-			limiter.use(async () => order.push(i), NEVER),
-		);
-		await Promise.all(all);
-		expect(order).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
-		expect(limiter.inUse).toBe(0);
 	});
 });
 

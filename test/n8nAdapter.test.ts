@@ -1,6 +1,7 @@
 /**
  * The n8n adapter's inferences (shared/request/n8nAdapter.ts): which node run an item belongs
- * to, which items n8n's loop skipped, and what n8n's Retry On Fail repeats; an item n8n's loop
+ * to, which items n8n's loop skipped (the watch itself: test/itemLoop.test.ts), and what n8n's
+ * Retry On Fail repeats; an item n8n's loop
  * cannot prepare (an expression error, with Batching too) sends nothing of the run. In n8n-core's
  * own engine (2.8.1, in process: the node run, tool calls through its makeHandleToolInvocation)
  * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
@@ -12,7 +13,7 @@ import type {
 	INodeExecutionData,
 	INodeParameters,
 } from 'n8n-workflow';
-import { ItemLoop, nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
+import { nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
 import { useSimulator } from './helpers/simulator';
 import { callAsTool, nodeRuns, runNode, type RunOptions } from './helpers/runNode';
 import {
@@ -126,76 +127,6 @@ describe('the node run an item belongs to', () => {
 		expect(() => nodeRunOf(contextOf(node, 3, undefined, undefined))).toThrow(
 			'This n8n version runs the node in a way it does not know',
 		);
-	});
-});
-
-describe("the items n8n's loop skipped", () => {
-	const prepare = (loop: ItemLoop, indexes: number[]) =>
-		indexes.forEach((index) => loop.itemPrepared(index));
-
-	it('every item prepared: all are sent', async () => {
-		const loop = new ItemLoop(5, undefined, false, undefined);
-		prepare(loop, [0, 1, 2, 3, 4]);
-		expect(await loop.outcome).toBe(5);
-	});
-
-	it('the last item skipped by n8n 2.39.4+ under Continue On Fail: the others are sent', async () => {
-		const loop = new ItemLoop(5, undefined, true, undefined);
-		prepare(loop, [0, 1, 2, 3]);
-		expect(await loop.outcome).toBe(4);
-	});
-
-	it('an item in the middle skipped: the loop went on to the last, the others are sent', async () => {
-		const loop = new ItemLoop(5, undefined, false, undefined);
-		prepare(loop, [0, 1, 3, 4]);
-		expect(await loop.outcome).toBe(4);
-	});
-
-	it('n8n 1.x and 2.8 end the loop at the failing item: nothing is sent', async () => {
-		const loop = new ItemLoop(5, undefined, false, undefined);
-		prepare(loop, [0, 1, 2, 3]);
-		expect(await loop.outcome).toBeUndefined();
-	});
-
-	it('the loop is over once the synchronous pass ended, before any send step asks', async () => {
-		const loop = new ItemLoop(3, undefined, false, undefined);
-		prepare(loop, [0, 1]);
-		expect(loop.preparing).toBe(true);
-		await Promise.resolve();
-		await Promise.resolve();
-		expect(loop.preparing).toBe(false);
-		expect(await loop.outcome).toBeUndefined();
-	});
-
-	describe('with Batching (n8n pauses between batches)', () => {
-		beforeEach(() =>
-			jest.useFakeTimers({ doNotFake: ['setImmediate', 'queueMicrotask', 'nextTick'] }),
-		);
-		afterEach(() => jest.useRealTimers());
-
-		it('waits through the pauses; a pause longer than the interval without an item ends the loop', async () => {
-			const loop = new ItemLoop(6, { size: 2, intervalMs: 100 }, true, undefined);
-			prepare(loop, [0, 1]);
-			await jest.advanceTimersByTimeAsync(100);
-			prepare(loop, [2, 3]);
-			await jest.advanceTimersByTimeAsync(1000);
-			expect(loop.preparing).toBe(true);
-			await jest.advanceTimersByTimeAsync(200);
-			expect(loop.preparing).toBe(false);
-			expect(await loop.outcome).toBe(4);
-			expect(jest.getTimerCount()).toBe(0);
-		});
-
-		it('a cancelled execution ends the watch at once and clears its timer', async () => {
-			const cancel = new AbortController();
-			const loop = new ItemLoop(6, { size: 2, intervalMs: 100_000 }, true, cancel.signal);
-			prepare(loop, [0, 1]);
-			await jest.advanceTimersByTimeAsync(10);
-			cancel.abort();
-			await jest.advanceTimersByTimeAsync(0);
-			expect(loop.preparing).toBe(false);
-			expect(jest.getTimerCount()).toBe(0);
-		});
 	});
 });
 

@@ -1,5 +1,5 @@
 /** The progress lines a long run writes to n8n's log (shared/progress.ts). */
-import { Progress } from '../nodes/VoiceAssistant/shared/progress';
+import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
 
 describe('Progress in the log', () => {
 	function progressOf(

@@ -27,7 +27,8 @@ export class VoiceAssistant implements INodeType {
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: CREDENTIAL_NAME, required: true }],
-		// The base URL is set per run from the credential, in sendItem.
+		// The base URL is set on each item's request in the send step (sendItem), from the
+		// credential its run read once.
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
 			json: true,

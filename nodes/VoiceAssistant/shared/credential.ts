@@ -1,5 +1,6 @@
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { rememberLast } from './rememberLast';
+import { parseUrl } from './url';
 
 /**
  * The credential's rules, shared by the credential (which n8n applies to every request made
@@ -35,12 +36,9 @@ function plainHttpProblem(url: URL, allowUnencryptedHttp: boolean): string | und
 
 /** Why the credential's API root (see apiRoot) cannot be used, if it cannot. */
 export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): string | undefined {
-	let url: URL;
-	try {
-		url = new URL(root);
-	} catch {
+	const url = parseUrl(root);
+	if (!url)
 		return '"Base URL" in the credential must be a full URL such as https://api.example.com';
-	}
 	if (url.protocol !== 'http:' && url.protocol !== 'https:') {
 		return '"Base URL" in the credential must start with http:// or https://';
 	}
@@ -60,13 +58,9 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
  * request of a run goes to the same path of the same root.
  */
 const requestUrl = rememberLast(
-	(url: string | undefined, baseURL: string | undefined): URL | undefined => {
-		try {
-			return new URL(url ?? '', baseURL || undefined);
-		} catch {
-			return undefined; // n8n's client refuses such a request itself
-		}
-	},
+	// Undefined when it is not a URL: n8n's client refuses such a request itself.
+	(url: string | undefined, baseURL: string | undefined): URL | undefined =>
+		parseUrl(url ?? '', baseURL || undefined),
 );
 
 /** The Base URL's problem: n8n authenticates every request of a run with the same one. */

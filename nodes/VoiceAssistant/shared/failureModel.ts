@@ -112,7 +112,7 @@ export function endOfAnswer(status: number, headers: IDataObject, body: unknown)
 
 /**
  * An answer other than a 2xx JSON one, as postReceive throws it: status, headers (Retry-After) and
- * body travel to the decisions. Never shown to the user (userErrors builds that error).
+ * body travel to the decisions. Never shown to the user (failureWords builds that error).
  */
 export class ServiceAnswerError extends NodeApiError {
 	constructor(

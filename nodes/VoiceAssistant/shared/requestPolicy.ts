@@ -1,6 +1,9 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 import { isUnset } from './spec/coerce';
 
+// The request policy: how a run sends (concurrency, retries, waits), read from the node's
+// "Options" collection, which is declared here too.
+
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
 	maxConcurrency: number;

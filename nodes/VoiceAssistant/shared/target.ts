@@ -8,6 +8,7 @@ import type {
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
+import { parseUrl } from './url';
 
 export interface ApiTarget {
 	root: string;
@@ -38,12 +39,8 @@ export function domainRefusal(root: string, credential: IDataObject): string | u
 		typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';
 	if (!allowed)
 		return 'No allowed domains specified. Configure allowed domains or change restriction setting.';
-	let url: URL;
-	try {
-		url = new URL(root);
-	} catch {
-		return undefined; // the Base URL check reports it
-	}
+	const url = parseUrl(root);
+	if (!url) return undefined; // the Base URL check reports it
 	const hostname = url.hostname.toLowerCase().replace(/\.$/, '');
 	const patterns = allowed
 		.split(',')
@@ -85,9 +82,5 @@ export function requestToTarget(
 
 /** The scheme, host and port of a URL (never its path, query or credentials). */
 export function originOf(url: unknown): string {
-	try {
-		return new URL(String(url)).origin;
-	} catch {
-		return 'another address';
-	}
+	return parseUrl(url)?.origin ?? 'another address';
 }

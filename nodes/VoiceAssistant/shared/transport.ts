@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';
 import { classifyFailure } from './failureModel';
 import { readApiTarget } from './target';
-import { toUserError } from './userErrors';
+import { toUserError } from './failureWords';
 
 /** A request from the editor (pickers): the declarative engine does not run there. */
 export async function apiRequest(

@@ -14,7 +14,7 @@ import {
 	SIMPLIFIED_ASSISTANT_FIELDS,
 } from '../../shared/spec/values';
 import { isHtml } from '../../shared/failureModel';
-import { nodeError } from '../../shared/userErrors';
+import { nodeError } from '../../shared/nodeError';
 
 /** Said on a simplified assistant without an id, which Simplify would otherwise hide. */
 const NO_ID_NOTICE = `No id: the service sent none of the fields ${ASSISTANT_ID_FIELDS.join(', ')} for this assistant. Turn off Simplify to see every field it sent.`;

@@ -51,10 +51,8 @@ function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; i
 	const columns = context.getNodeParameter('inputColumns', {}) as Record<string, string>;
 	const body: IDataObject = {};
 	for (const field of AUTO_FIELDS) {
-		const name =
-			typeof columns[field] === 'string' && columns[field].trim() !== ''
-				? columns[field].trim()
-				: field;
+		const column = columns[field];
+		const name = typeof column === 'string' && column.trim() !== '' ? column.trim() : field;
 		const value = inputColumn(json, name);
 		if (value !== undefined) body[field] = value as IDataObject[string];
 	}

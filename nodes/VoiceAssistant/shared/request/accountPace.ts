@@ -1,93 +1,9 @@
+// The paces of the service accounts this process sends to: one per account (a hash of Base URL
+// and key), joined by the runs that send to it and ended when the last one leaves.
 import { createHash } from 'crypto';
-import { clock, onAbort } from '../clock';
-import { WaiterQueue } from './limiter';
+import { parseUrl } from '../url';
+import { PaceGate } from './paceGate';
 import { RatePacer } from './ratePacer';
-
-/** What the gate needs of a pacer. */
-export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
-
-/**
- * Hands out the pacer's turns one by one when they come (not booked ahead: a cut slows the very
- * next attempt), fairly between the runs that share it: round robin over the runs with waiters,
- * first come first served within a run. An agent's single tool call does not wait behind a bulk
- * run's queue.
- */
-export class PaceGate {
-	private readonly queues = new Map<object, WaiterQueue<void>>();
-
-	private rotation: object[] = [];
-
-	private next = 0;
-
-	private pumping = false;
-
-	/** Ends the pump's wait for the next turn once nobody waits for it (its timer cleared). */
-	private pause: AbortController | undefined;
-
-	private readonly watched = new WeakSet<AbortSignal>();
-
-	constructor(private readonly pacer: Turns) {}
-
-	get waiting(): number {
-		let count = 0;
-		for (const queue of this.queues.values()) count += queue.length;
-		return count;
-	}
-
-	/** Resolves when the attempt may leave, or when `signal` aborts first. */
-	async turn(run: object, signal: AbortSignal): Promise<void> {
-		if (signal.aborted) return;
-		if (this.waiting === 0 && this.pacer.nextTurnIn() === 0) return this.pacer.takeTurn(false);
-		let queue = this.queues.get(run);
-		if (!queue) {
-			queue = new WaiterQueue<void>(undefined);
-			this.queues.set(run, queue);
-			this.rotation.push(run);
-		}
-		const turn = queue.wait(signal);
-		// Registered after the queue's own: when the signal aborts, its waiters have left first.
-		if (!this.watched.has(signal)) {
-			this.watched.add(signal);
-			onAbort(signal, () => this.pauseIfIdle());
-		}
-		if (!this.pumping) void this.pump();
-		await turn;
-	}
-
-	/** A run that left the pace no longer takes part in the rotation. */
-	forget(run: object): void {
-		this.queues.delete(run);
-		this.rotation = this.rotation.filter((member) => member !== run);
-		this.pauseIfIdle();
-	}
-
-	private pauseIfIdle(): void {
-		if (this.waiting === 0) this.pause?.abort();
-	}
-
-	private async pump(): Promise<void> {
-		this.pumping = true;
-		while (this.waiting > 0) {
-			const wait = this.pacer.nextTurnIn();
-			if (wait > 0) {
-				this.pause = new AbortController();
-				await clock.sleep(wait, this.pause.signal);
-			} else if (this.serveNextRun()) this.pacer.takeTurn(true);
-		}
-		this.pumping = false;
-	}
-
-	private serveNextRun(): boolean {
-		for (let step = 0; step < this.rotation.length; step++) {
-			const index = (this.next + step) % this.rotation.length;
-			if (this.queues.get(this.rotation[index])?.serveNext(undefined)) {
-				this.next = index + 1;
-				return true;
-			}
-		}
-		return false;
-	}
-}
 
 /**
  * The pace of one service account and the runs of this process sending to it. A rate limit
@@ -110,15 +26,12 @@ const paces = new Map<string, AccountPace>();
 
 /** One key per account however it is written: the host's case, a trailing slash or spaces around the key. */
 export function accountOf(root: string, apiKey: string | undefined): string {
-	let where = root.trim();
-	try {
-		const url = new URL(where);
-		where = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-	} catch {
-		// left as written: such a Base URL sends nothing anyway
-	}
+	const where = root.trim();
+	const url = parseUrl(where);
+	// A Base URL that is not a URL is left as written: it sends nothing anyway.
+	const account = url ? `${url.origin}${url.pathname.replace(/\/+$/, '')}` : where;
 	return createHash('sha256')
-		.update(`${where}\n${(apiKey ?? '').trim()}`)
+		.update(`${account}\n${(apiKey ?? '').trim()}`)
 		.digest('hex');
 }
 

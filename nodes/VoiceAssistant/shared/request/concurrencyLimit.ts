@@ -1,3 +1,6 @@
+// The limit on requests in flight in automatic mode: additive increase, multiplicative decrease,
+// moved by the service's answers.
+
 /**
  * Requests in flight when a run starts in automatic mode: a service answering in 100 ms then sees
  * about 320 requests a second before the run knows more.

@@ -1,12 +1,11 @@
 import type { IDataObject, IExecuteSingleFunctions, INode } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { clock, onAbort } from '../clock';
-import type { Run } from './run';
 
 /*
- * Every inference the node makes about n8n's declarative loop lives here. The n8n-core code it
- * relies on (dist/execution-engine/), the same in 1.123.50, 2.8.4 and 2.41.1 unless said:
+ * Every inference the node makes about n8n's declarative loop lives here, but for the watch of
+ * the loop itself (itemLoop.ts: ItemLoop, which relies on the first point below). The n8n-core
+ * code they rely on (dist/execution-engine/), the same in 1.123.50, 2.8.4 and 2.41.1 unless said:
  * - routing-node.js RoutingNode.runNode: one loop over `(inputData.main ?? inputData.ai_tool)[0]`
  *   calls each item's preSend (makeRequest runs up to its first await) and sends after it;
  *   Batching's `await sleep(batchInterval)` is its only pause. From 2.39.4 on, a try/catch per item.
@@ -18,8 +17,8 @@ import type { Run } from './run';
  * - base-execute-context.js keeps `inputData` and `executeData` on every item's context; the
  *   request helper (request-helper-functions.js, 2.41: request-helpers/authentication.js) aborts
  *   a request on the context's getExecutionCancelSignal().
- * test/n8nAdapter.test.ts (n8n-core 2.8.1 in process) and test/e2e/adapter.e2e.test.ts (real n8n,
- * every version claimed) check them.
+ * test/n8nAdapter.test.ts and test/itemLoop.test.ts (n8n-core 2.8.1 in process) and
+ * test/e2e/adapter.e2e.test.ts (real n8n, every version claimed) check them.
  */
 
 /** n8n's Batching (Request Options): this many items, then a pause. */
@@ -100,7 +99,7 @@ const LOOP_SKIPS_FAILED_ITEMS =
 	typeof (n8nWorkflow as { toHostname?: unknown }).toHostname === 'function';
 
 /** runNode reads Batching from the node's Request Options: a pause of `batchInterval` before every `batchSize`-th item. */
-function readBatching(context: IExecuteSingleFunctions): Batching | undefined {
+export function readBatching(context: IExecuteSingleFunctions): Batching | undefined {
 	const { batching } = context.getNodeParameter('requestOptions', {}) as {
 		batching?: { batch?: IDataObject };
 	};
@@ -137,121 +136,4 @@ export function withCancelSignal<T extends IExecuteSingleFunctions>(
 	signal: AbortSignal,
 ): T {
 	return Object.create(context, { getExecutionCancelSignal: { value: () => signal } }) as T;
-}
-
-/**
- * n8n's loop over one node run's items, as the node sees it through each item's preSend. runNode
- * calls every item's preSend synchronously inside the loop (makeRequest runs up to its first
- * await), and the loop awaits nothing but Batching's pauses: so a microtask queued while item 0
- * is prepared runs once the loop has ended (or paused). Ended with items missing, it either
- * skipped them (2.39.4+ under Continue On Fail: the others are sent) or threw (nothing is sent:
- * n8n reports its own error). With Batching, a pause longer than the batch interval without a new
- * item means the loop is over.
- */
-export class ItemLoop {
-	private prepared = 0;
-
-	private reachedEnd = false;
-
-	private over = false;
-
-	/** The run ended: the watch ends at once (its timer cleared). */
-	private stopped = false;
-
-	private wake: (() => void) | undefined;
-
-	/** The number of items the run sends once the loop is over, or undefined when it threw. */
-	readonly outcome: Promise<number | undefined>;
-
-	constructor(
-		readonly total: number,
-		readonly batching: Batching | undefined,
-		private readonly skipsFailedItems: boolean,
-		cancelSignal: AbortSignal | undefined,
-	) {
-		this.outcome = this.watch(cancelSignal ?? new AbortController().signal);
-	}
-
-	/** The loop may still prepare an item of this run. */
-	get preparing(): boolean {
-		return !this.over;
-	}
-
-	get preparedCount(): number {
-		return this.prepared;
-	}
-
-	stopWatching(): void {
-		this.stopped = true;
-		this.wake?.();
-	}
-
-	itemPrepared(itemIndex: number): void {
-		this.prepared++;
-		if (itemIndex >= this.total - 1) this.reachedEnd = true;
-		this.wake?.();
-	}
-
-	private async watch(cancelSignal: AbortSignal): Promise<number | undefined> {
-		await Promise.resolve();
-		while (this.batching && !this.reachedEnd && !cancelSignal.aborted && !this.stopped) {
-			const before = this.prepared;
-			// A new item ends the pause early (and clears its timer).
-			const pause = new AbortController();
-			this.wake = () => pause.abort();
-			const forget = onAbort(cancelSignal, this.wake);
-			await clock.sleep(this.batching.intervalMs + 1000, pause.signal);
-			forget();
-			if (this.prepared === before) break;
-		}
-		this.wake = undefined;
-		this.over = true;
-		return this.reachedEnd || this.skipsFailedItems ? this.prepared : undefined;
-	}
-}
-
-/** The run that item 0 began last, per node run. */
-const latestRun = new WeakMap<object, Run>();
-
-/** Each item's request, from its preSend to its send step: its run, and the item as preSend read it. */
-const runOfRequest = new WeakMap<object, { run: Run; item: LoopItem }>();
-
-/**
- * Called from every item's preSend: n8n prepares a node run's items in order, item 0 first. Item
- * 0 (or the first item n8n could prepare) starts a run; the others join it while n8n's loop is
- * on. A run that item 0 of a later try finds still preparing was abandoned by n8n.
- */
-export function joinRun(
-	context: IExecuteSingleFunctions,
-	request: object,
-	start: (item: LoopItem, loop: ItemLoop) => Run,
-): { run: Run; item: LoopItem } {
-	const item = readLoopItem(context);
-	let run = latestRun.get(item.nodeRun);
-	// After a Stop, n8n's loop may go on preparing the rest (a Batching pause ends): they join the ended run.
-	const afterStop = item.cancelSignal?.aborted === true;
-	if (!run || (!afterStop && (item.itemIndex === 0 || !run.loop.preparing))) {
-		if (run?.loop.preparing) run.end('abandoned');
-		run = start(
-			item,
-			new ItemLoop(item.itemCount, readBatching(context), item.skipsFailedItems, item.cancelSignal),
-		);
-		latestRun.set(item.nodeRun, run);
-	}
-	const joined = { run, item };
-	runOfRequest.set(request, joined);
-	return joined;
-}
-
-/** The run of a request that went through preSend (every operation's routing has one), and its item. */
-export function runOf(
-	context: IExecuteSingleFunctions,
-	request: object,
-): { run: Run; item: LoopItem } {
-	const joined = runOfRequest.get(request);
-	if (!joined)
-		throw new NodeOperationError(context.getNode(), "The request skipped the node's preparation", {
-			itemIndex: context.getItemIndex(),
-		});
-	return joined;
 }

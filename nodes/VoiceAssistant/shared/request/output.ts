@@ -1,14 +1,8 @@
 // An item's output: the service's answer as output items paired with their input, a failure as an
-// error item, the answers that are not success thrown to the failure model, and no key anywhere.
-import type {
-	IDataObject,
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-} from 'n8n-workflow';
-import { endOfAnswer, ServiceAnswerError } from '../failureModel';
+// error item, and no key anywhere.
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { redact, redactValue } from '../redact';
-import type { NodeError } from '../userErrors';
+import type { NodeError } from '../nodeError';
 import type { LoopItem } from './n8nAdapter';
 
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */
@@ -57,27 +51,6 @@ export function errorItem(
 		json: { error: details ? `${message}\n\nDetails: ${description}` : message },
 		pairedItem: { item: itemIndex },
 	};
-}
-
-/**
- * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so every answer
- * arrives here with its headers (n8n's own request error drops them, and with them Retry-After).
- * Anything but a 2xx JSON answer (an error status, a redirect, a page that is not JSON) is thrown
- * for the failure model to classify.
- */
-export async function failOnHttpError(
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-): Promise<INodeExecutionData[]> {
-	if (endOfAnswer(response.statusCode, response.headers, response.body) === 'answered')
-		return items;
-	throw new ServiceAnswerError(
-		this.getNode(),
-		response.statusCode,
-		response.headers,
-		response.body,
-	);
 }
 
 /**

@@ -1,22 +1,16 @@
+// An operation's routing as n8n's declarative engine reads it: preSend, the send step and
+// postReceive of the node's engine, and how a plain field is sent (body or query).
 import type {
-	IDataObject,
 	IExecuteSingleFunctions,
-	IHttpRequestOptions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 	INodePropertyRouting,
-	PreSendAction,
 } from 'n8n-workflow';
-import { keepForDryRun } from '../dryRun';
-import { readRequestPolicy } from '../requestPolicy';
-import { buildRequest, type RequestContract } from '../spec/contract';
+import type { RequestContract } from '../spec/contract';
 import type { Endpoint } from '../spec/endpoints';
-import { invalidInputError } from '../spec/validation';
-import { joinRun, type ItemLoop, type LoopItem } from './n8nAdapter';
-import { failOnHttpError } from './output';
-import { Run } from './run';
+import { failOnHttpError } from './postReceive';
+import { prepareRequest } from './prepareRequest';
 import { sendItem } from './sendItem';
-import { triesOf } from './triesMemory';
 
 /** A postReceive step: the send step runs functions only (see attempt). */
 type PostReceiveStep = (
@@ -44,48 +38,6 @@ export function operationRouting(
 		send: { preSend: [prepareRequest(contract)], paginate: true },
 		operations: { pagination: sendItem },
 		output: { postReceive: [failOnHttpError, ...postReceive] },
-	};
-}
-
-/** The run that item 0 of a node run starts, with the node's Options and, under Retry On Fail, the node run's memory of earlier tries. */
-function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLoop): Run {
-	const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
-	const log = { logger: context.logger, nodeName: item.node.name };
-	return new Run(
-		loop,
-		policy,
-		log,
-		item.cancelSignal,
-		item.retryOnFail ? triesOf(item.nodeRun) : undefined,
-	);
-}
-
-/**
- * The preSend hook of an operation: joins the run and builds the request, checked against the
- * spec. It never awaits: n8n calls every item's preSend inside its item loop, and the run sends
- * nothing until the loop is over, so one invalid item (without Continue On Fail) means nothing is
- * sent. With Continue On Fail the invalid item alone fails, without a request.
- */
-export function prepareRequest(contract: RequestContract): PreSendAction {
-	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
-		const { run, item } = joinRun(this, options, (first, loop) => startRun(this, first, loop));
-		run.loop.itemPrepared(item.itemIndex);
-		const built = buildRequest(contract, options, this);
-		if (!('problems' in built)) {
-			if (contract.body) options.body = built.body;
-			options.qs = built.qs;
-			return options;
-		}
-		// Dry Run (shared/dryRun.ts): the problems go to the item's output; nothing fails, nothing is sent.
-		if (keepForDryRun(this, options, built.problems)) return options;
-		const error = invalidInputError(item.node, built.problems, item.itemIndex);
-		if (item.failuresBecomeItems) {
-			run.invalidItems.set(item.itemIndex, error);
-			return options;
-		}
-		run.stop(error, item.itemIndex);
-		run.finishItem(false);
-		throw error;
 	};
 }
 

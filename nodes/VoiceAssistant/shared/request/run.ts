@@ -3,7 +3,7 @@
 import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import { Progress } from '../progress';
+import { Progress } from './progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { readApiTarget, type ApiTarget } from '../target';
 import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
@@ -11,9 +11,9 @@ import { AnswerFeedback } from './answerFeedback';
 import { ConcurrencyLimit } from './concurrencyLimit';
 import { Deadlines } from './deadlines';
 import { Limiter } from './limiter';
-import type { ItemLoop } from './n8nAdapter';
+import type { ItemLoop } from './itemLoop';
 import type { TriesMemory } from './triesMemory';
-import type { NodeError } from '../userErrors';
+import type { NodeError } from '../nodeError';
 
 /** Why a run ended before every item had its outcome, or that it did. */
 type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
@@ -147,11 +147,8 @@ export class Run {
 	 */
 	async waitForTurn(): Promise<void> {
 		const turn = this.turns++;
-		const { batching } = this.loop;
-		if (batching && this.readyAt !== undefined) {
-			const due = this.readyAt + Math.floor(turn / batching.size) * batching.intervalMs;
-			if (due > clock.now()) await wait(due - clock.now(), this.signal);
-		}
+		const due = this.readyAt === undefined ? undefined : this.loop.batchDue(turn, this.readyAt);
+		if (due !== undefined && due > clock.now()) await wait(due - clock.now(), this.signal);
 		if (this.pace && !this.signal.aborted) {
 			this.paceWaiting++;
 			await this.pace.gate.turn(this, this.signal);

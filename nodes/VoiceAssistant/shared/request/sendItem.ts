@@ -1,17 +1,15 @@
 // The send step of every operation: n8n's `pagination` request operation, the one hook of its
 // declarative engine that wraps an item's whole request. In order: wait until n8n's loop is over →
-// an earlier try's result, if n8n retries the node → a slot (limit) → the turn (pace) → attempt →
-// classify (failureModel) → retry → output. Nothing the item meets escapes as an exception.
+// an earlier try's result, if n8n retries the node → a slot (limit) → the turn (pace) → attempt
+// (attempt.ts) → classify (failureModel) → retry → output. Nothing the item meets escapes as an
+// exception.
 import type {
 	DeclarativeRestApiSettings,
-	IDataObject,
 	IExecutePaginationFunctions,
-	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { clock, onAbort, wait } from '../clock';
-import { CREDENTIAL_NAME } from '../credential';
+import { clock, wait } from '../clock';
 import {
 	classifyFailure,
 	reachedService,
@@ -21,18 +19,13 @@ import {
 } from '../failureModel';
 import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
-import { requestToTarget, type ApiTarget } from '../target';
-import {
-	cancelledError,
-	failureContext,
-	nodeError,
-	notSentError,
-	toUserError,
-	unexpectedError,
-	type NodeError,
-	type SentSoFar,
-} from '../userErrors';
-import { runOf, withCancelSignal, type LoopItem } from './n8nAdapter';
+import type { ApiTarget } from '../target';
+import { failureContext, toUserError } from '../failureWords';
+import { nodeError, type NodeError } from '../nodeError';
+import { cancelledError, notSentError, unexpectedError, type SentSoFar } from '../notSentErrors';
+import { attemptRequest, type AttemptState } from './attempt';
+import type { LoopItem } from './n8nAdapter';
+import { runOf } from './runRegistry';
 import { errorItem, outputItems, redactError } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
 import type { Run } from './run';
@@ -133,7 +126,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		await run.waitForTurn();
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
 		if (run.signal.aborted) return notSent(send);
-		const state = { deadlinePassed: false, answered: false };
+		const state: AttemptState = { deadlinePassed: false, answered: false };
 		let failure: AttemptFailure;
 		sent.times++;
 		try {
@@ -176,52 +169,6 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		const waited = await wait(decision.delayMs, run.signal);
 		run.progress.retryWaitEnded();
 		if (!waited) return notSent(send);
-	}
-}
-
-/**
- * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
- * operation's postReceive), but with the credential the run already read, and with a deadline for
- * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
- * Throws what the failure model classifies, or an error of the operation's own postReceive once
- * `state.answered`.
- */
-async function attemptRequest(
-	{ context, item, run, target, request }: ItemSend,
-	state: { deadlinePassed: boolean; answered: boolean },
-): Promise<INodeExecutionData[]> {
-	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
-	const abort = new AbortController();
-	const forget = item.cancelSignal
-		? onAbort(item.cancelSignal, () => abort.abort())
-		: () => undefined;
-	const settle = run.deadlines.start(Number(request.options.timeout) || 300_000, () => {
-		state.deadlinePassed = true;
-		abort.abort();
-	});
-	// A fresh copy per attempt (n8n's authentication adds the key header to the options it gets), as Dry Run shows it.
-	const options = requestToTarget(request.options, target as ApiTarget);
-	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(
-			withCancelSignal(context, abort.signal),
-			CREDENTIAL_NAME,
-			options,
-			{ credentialsDecrypted: target?.credential },
-		)) as IN8nHttpFullResponse;
-		state.answered = true;
-		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-		// operationRouting only takes functions: a declarative action would need n8n's own runner.
-		for (const { actions } of request.postReceive) {
-			for (const action of actions) {
-				if (typeof action !== 'function')
-					throw nodeError(item.node, `postReceive "${action.type}" is not supported`);
-				items = await action.call(context, items, response);
-			}
-		}
-		return items;
-	} finally {
-		settle();
-		forget();
 	}
 }
 

@@ -1,7 +1,7 @@
 /** Problems of an item's input: each names the field, the rule and the value, and the error they make. */
 import type { INode } from 'n8n-workflow';
 import type { z } from 'zod/v4';
-import { nodeError, type NodeError } from '../userErrors';
+import { nodeError, type NodeError } from '../nodeError';
 
 export type FieldLabels = Readonly<Record<string, string>>;
 

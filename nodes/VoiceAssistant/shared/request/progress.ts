@@ -1,5 +1,6 @@
+// A run's log lines: its progress every so often on big runs, and one summary saying how it ended.
 import type { Logger } from 'n8n-workflow';
-import { clock } from './clock';
+import { clock } from '../clock';
 
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;

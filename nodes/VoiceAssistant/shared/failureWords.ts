@@ -1,80 +1,11 @@
-// The errors a user sees: worded for each way an attempt ends (failureModel decides whether it was
-// sent again; this file only says so), built so that n8n keeps the node's words, and without the key.
-import type { INode, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+// The words of a failed attempt, for each way an attempt ends (failureModel decides whether it was
+// sent again; this file only says so), built so that n8n keeps them, and without the key.
+import type { INode } from 'n8n-workflow';
 import { isHtml, ruleOf, type AttemptEnd, type AttemptFailure } from './failureModel';
+import { nodeError, type NodeError } from './nodeError';
 import { redact } from './redact';
+import { serviceMessage } from './serviceMessage';
 import { originOf } from './target';
-
-export type NodeError = NodeApiError;
-
-/**
- * An error that says exactly `message`. n8n's error constructors replace a message that merely
- * contains an error code (a 500 whose body mentions ECONNREFUSED would read "The service refused
- * the connection"), so the words are set again after construction. A NodeApiError, because n8n's
- * declarative loop wraps any other error in one (and rewrites it again).
- */
-export function nodeError(
-	node: INode,
-	message: string,
-	{
-		description,
-		itemIndex,
-		httpCode,
-	}: { description?: string; itemIndex?: number; httpCode?: string } = {},
-): NodeError {
-	const response: JsonObject = httpCode ? { message, httpCode } : { message };
-	const error = new NodeApiError(node, response, { message, description, httpCode, itemIndex });
-	error.message = message;
-	error.description = description;
-	return error;
-}
-
-const MAX_MESSAGE_LENGTH = 300;
-
-/** A text, if `value` is one: the body is the service's (or anyone's), so nothing is converted. */
-function text(value: unknown): string | undefined {
-	return typeof value === 'string' && value.trim() ? value.trim() : undefined;
-}
-
-function rawServiceMessage(body: unknown): string | undefined {
-	if (typeof body === 'string')
-		return isHtml(body) ? 'the service answered with an HTML page instead of JSON' : text(body);
-	if (!body || typeof body !== 'object') return undefined;
-	const data = body as Record<string, unknown>;
-	for (const key of ['message', 'error', 'detail', 'title', 'msg']) {
-		const value = data[key];
-		const said =
-			text(value) ??
-			(value && typeof value === 'object'
-				? text((value as Record<string, unknown>).message)
-				: undefined);
-		if (said) return said;
-	}
-	if (!Array.isArray(data.errors)) return undefined;
-	const parts = data.errors.map(
-		(entry: unknown) =>
-			text(entry) ??
-			(entry && typeof entry === 'object'
-				? text((entry as Record<string, unknown>).message)
-				: undefined),
-	);
-	return parts.filter(Boolean).join('; ') || undefined;
-}
-
-/**
- * The service's own explanation from an error body (its shape: not shown in the spec), with the
- * secret removed before it is shortened. A hostile body (getters that throw) gives none.
- */
-function serviceMessage(body: unknown, secret?: string): string | undefined {
-	let said: string | undefined;
-	try {
-		said = redact(rawServiceMessage(body), secret);
-	} catch {
-		return undefined;
-	}
-	return said && said.length > MAX_MESSAGE_LENGTH ? `${said.slice(0, MAX_MESSAGE_LENGTH)}…` : said;
-}
 
 /** Where and how a failed request went, for its message. */
 export interface FailureContext {
@@ -236,73 +167,5 @@ export function toUserError(
 		// Only HTTP statuses: n8n swaps the message for a generic text when httpCode is an errno.
 		httpCode: failure.status !== undefined ? String(failure.status) : undefined,
 		itemIndex,
-	});
-}
-
-/** What an item that is not sent (again) had sent before: its attempts that left this machine and the last answer. */
-export interface SentSoFar {
-	times: number;
-	last?: AttemptFailure;
-}
-
-function sentSoFar(sent: SentSoFar): string {
-	if (sent.times === 0) return 'Nothing was sent for this item.';
-	const last =
-		sent.last?.status !== undefined
-			? `HTTP ${sent.last.status}`
-			: `none (${sent.last?.end ?? 'cut'})`;
-	return `This item was sent ${sent.times} time${sent.times > 1 ? 's' : ''} (last answer: ${last}): the service may have received it.`;
-}
-
-/**
- * The error of an item not sent (again) because another item failed first (the node does not
- * continue on fail), naming that item: n8n reports the first item in input order that did not
- * succeed.
- */
-export function notSentError(
-	node: INode,
-	itemIndex: number,
-	sent: SentSoFar,
-	failedItem: number,
-	failure: NodeError,
-): NodeError {
-	const stops = `item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
-	const why = sent.times
-		? `${sentSoFar(sent)} It was not sent again because ${stops}`
-		: `Nothing was sent for this item: ${stops}`;
-	return nodeError(
-		node,
-		`Not sent${sent.times ? ' again' : ''}: item ${failedItem} failed first: ${failure.message}`,
-		{
-			itemIndex,
-			description: failure.description ? `${why}\n${failure.description}` : why,
-		},
-	);
-}
-
-/** The error of an item not sent (again) because the execution was cancelled. */
-export function cancelledError(node: INode, itemIndex: number, sent: SentSoFar): NodeError {
-	return nodeError(node, 'The execution was cancelled', {
-		itemIndex,
-		description: `${sentSoFar(sent)} It was not sent${sent.times ? ' again' : ''} after the execution was cancelled.`,
-	});
-}
-
-/** An exception of the node's own while it handled an item: the item fails, saying whether it was sent. */
-export function unexpectedError(
-	node: INode,
-	itemIndex: number,
-	caught: unknown,
-	sent: SentSoFar,
-): NodeError {
-	let said = 'unknown error';
-	try {
-		said = caught instanceof Error ? caught.message : typeof caught === 'string' ? caught : said;
-	} catch {
-		// a hostile error: its message getter threw
-	}
-	return nodeError(node, `The node could not handle this item: ${said}`, {
-		itemIndex,
-		description: `${sentSoFar(sent)} It was not sent again.`,
 	});
 }

@@ -1,0 +1,73 @@
+// The errors of an item that is not sent (again): another item stopped the run, the execution was
+// cancelled, or the node's own code failed; each says what the item had sent so far.
+import type { INode } from 'n8n-workflow';
+import type { AttemptFailure } from './failureModel';
+import { nodeError, type NodeError } from './nodeError';
+
+/** What an item that is not sent (again) had sent before: its attempts that left this machine and the last answer. */
+export interface SentSoFar {
+	times: number;
+	last?: AttemptFailure;
+}
+
+function sentSoFar(sent: SentSoFar): string {
+	if (sent.times === 0) return 'Nothing was sent for this item.';
+	const last =
+		sent.last?.status !== undefined
+			? `HTTP ${sent.last.status}`
+			: `none (${sent.last?.end ?? 'cut'})`;
+	return `This item was sent ${sent.times} time${sent.times > 1 ? 's' : ''} (last answer: ${last}): the service may have received it.`;
+}
+
+/**
+ * The error of an item not sent (again) because another item failed first (the node does not
+ * continue on fail), naming that item: n8n reports the first item in input order that did not
+ * succeed.
+ */
+export function notSentError(
+	node: INode,
+	itemIndex: number,
+	sent: SentSoFar,
+	failedItem: number,
+	failure: NodeError,
+): NodeError {
+	const stops = `item ${failedItem} failed first, and without "On Error: Continue" the node stops at the first failure.`;
+	const why = sent.times
+		? `${sentSoFar(sent)} It was not sent again because ${stops}`
+		: `Nothing was sent for this item: ${stops}`;
+	return nodeError(
+		node,
+		`Not sent${sent.times ? ' again' : ''}: item ${failedItem} failed first: ${failure.message}`,
+		{
+			itemIndex,
+			description: failure.description ? `${why}\n${failure.description}` : why,
+		},
+	);
+}
+
+/** The error of an item not sent (again) because the execution was cancelled. */
+export function cancelledError(node: INode, itemIndex: number, sent: SentSoFar): NodeError {
+	return nodeError(node, 'The execution was cancelled', {
+		itemIndex,
+		description: `${sentSoFar(sent)} It was not sent${sent.times ? ' again' : ''} after the execution was cancelled.`,
+	});
+}
+
+/** An exception of the node's own while it handled an item: the item fails, saying whether it was sent. */
+export function unexpectedError(
+	node: INode,
+	itemIndex: number,
+	caught: unknown,
+	sent: SentSoFar,
+): NodeError {
+	let said = 'unknown error';
+	try {
+		said = caught instanceof Error ? caught.message : typeof caught === 'string' ? caught : said;
+	} catch {
+		// a hostile error: its message getter threw
+	}
+	return nodeError(node, `The node could not handle this item: ${said}`, {
+		itemIndex,
+		description: `${sentSoFar(sent)} It was not sent again.`,
+	});
+}
