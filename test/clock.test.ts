@@ -4,23 +4,9 @@
  * which takes the signal itself (and 2.8's sleep(ms) ignores a second argument). On each, an
  * aborted wait ends at once and leaves no timer armed.
  */
-type Wait = (ms: number, signal: AbortSignal | undefined) => Promise<boolean>;
+import { sleepTakingSignal } from './helpers/sleepTakingSignal';
 
-/** n8n-workflow 2.39+'s sleep (@n8n/utils/sleep): rejects with the abort reason and clears its timer. */
-async function sleepTakingSignal(ms: number, signal?: AbortSignal): Promise<void> {
-	await new Promise<void>((resolve, reject) => {
-		if (signal?.aborted) return reject(signal.reason);
-		const onAbort = () => {
-			clearTimeout(timer);
-			reject(signal?.reason);
-		};
-		const timer = setTimeout(() => {
-			signal?.removeEventListener('abort', onAbort);
-			resolve();
-		}, ms);
-		signal?.addEventListener('abort', onAbort, { once: true });
-	});
-}
+type Wait = (ms: number, signal: AbortSignal | undefined) => Promise<boolean>;
 
 const N8N_WORKFLOW = {
 	'1.x and 2.8 (sleepWithAbort)': () => jest.requireActual('n8n-workflow'),

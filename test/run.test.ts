@@ -14,6 +14,7 @@ import { Logger } from '@n8n/backend-common/dist/logging/logger';
 import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/clock';
 import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import { sleepTakingSignal } from './helpers/sleepTakingSignal';
 
 const sim = useSimulator();
 
@@ -69,22 +70,6 @@ describe('a cancelled execution', () => {
 
 describe('how a run ends', () => {
 	const UPDATE = '/api/v1/segment/contact/update';
-
-	/** n8n-workflow 2.39+'s sleep (@n8n/utils/sleep): takes the signal, clears its timer and rejects on abort. */
-	async function sleepTakingSignal(ms: number, signal?: AbortSignal): Promise<void> {
-		await new Promise<void>((resolve, reject) => {
-			if (signal?.aborted) return reject(signal.reason);
-			const onAbort = () => {
-				clearTimeout(timer);
-				reject(signal?.reason);
-			};
-			const timer = setTimeout(() => {
-				signal?.removeEventListener('abort', onAbort);
-				resolve();
-			}, ms);
-			signal?.addEventListener('abort', onAbort, { once: true });
-		});
-	}
 
 	const CLOCKS: Array<[string, Clock]> = [
 		["n8n-workflow 2.8's sleepWithAbort", realClock],
