@@ -803,8 +803,12 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			});
 			const { status, run } = await execute('vaE2eStopErrors');
 			expect(status).toBe('error');
+			// Item 0 was sent (answered 503) and waited for its retry: it says so.
 			expect(run.data.resultData.error?.message).toBe(
-				'Not sent: item 1 failed first: The service rejected the request (HTTP 400): segment is locked',
+				'Not sent again: item 1 failed first: The service rejected the request (HTTP 400): segment is locked',
+			);
+			expect(run.data.resultData.error?.description).toMatch(
+				/^This item was sent 1 time \(last answer: HTTP 503\): the service may have received it\./,
 			);
 			const received = await requests();
 			expect(received.map((request) => [request.query.id, request.status])).toEqual([
