@@ -190,7 +190,7 @@ const toolWorkflows = AGENT_SETUPS.map((setup, i) => {
 		[{ ...startCall, parameters: { ...startCall.parameters, dryRun: true } }],
 	);
 });
-const recipe = readExamples().find((example) => example.id === 'vaExDryRunCheck01') as Workflow;
+const recipe = readExamples().find((example) => example.id === 'vaExDryRunCheck1') as Workflow;
 
 /** What a dry run shows, as the bytes the simulator would record: method, target, headers, body. */
 function shownBytes(item: N8nItem): string {
