@@ -5,7 +5,6 @@
  * a Batching pause) it leaves no timer armed and the pace registry empty, with n8n-workflow 2.8's
  * sleepWithAbort and with the sleep(ms, signal) of 2.39+, and logs one summary saying how it ended.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
 import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
 import { Container } from '@n8n/di';
@@ -15,30 +14,12 @@ import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/
 import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
 import { sleepTakingSignal } from './helpers/sleepTakingSignal';
+import { contacts, rows, runAgainst } from './helpers/contactRuns';
 
 const sim = useSimulator();
 
 const CONTACTS = '/api/v1/segment/contact/update';
-const rows = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contacts = (options: INodeParameters = {}): INodeParameters => ({
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	options,
-});
-
-async function run(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	more: Partial<RunOptions> = {},
-) {
-	return await runNode({
-		parameters,
-		items,
-		credentials: { apiKey: API_KEY, baseUrl: sim().url },
-		...more,
-	});
-}
+const run = runAgainst(sim);
 
 /** Resolves once the simulator has received `count` requests. */
 async function requestsReceived(count: number): Promise<void> {

@@ -3,33 +3,13 @@
  * Base URL outside the list, or an empty list, sends nothing and fails with n8n's message; a
  * listed host, "All" and "None" send. In n8n's engine, in process, against the simulator.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
-import { runNode, type RunOptions } from './helpers/runNode';
-import { API_KEY, segmentContactParameters } from './helpers/fixtures';
+import { API_KEY } from './helpers/fixtures';
+import { contacts, rows, runAgainst } from './helpers/contactRuns';
 
 const sim = useSimulator();
 
-const rows = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contacts = (options: INodeParameters = {}): INodeParameters => ({
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	options,
-});
-
-async function run(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	more: Partial<RunOptions> = {},
-) {
-	return await runNode({
-		parameters,
-		items,
-		credentials: { apiKey: API_KEY, baseUrl: sim().url },
-		...more,
-	});
-}
+const run = runAgainst(sim);
 
 describe("the credential's Allowed HTTP Request Domains", () => {
 	const restricted = (allowedDomains: string, mode = 'domains') => ({

@@ -4,34 +4,14 @@
  * answered, nor a call start the service may have received. In n8n's engine, in process, on its
  * production path for declarative nodes, against the simulator over HTTP.
  */
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
-import { runNode, type RunOptions } from './helpers/runNode';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import { playgroundCallParameters } from './helpers/fixtures';
+import { contacts, rows, runAgainst } from './helpers/contactRuns';
 
 const sim = useSimulator();
 
 const CONTACTS = '/api/v1/segment/contact/update';
-const rows = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contacts = (options: INodeParameters = {}): INodeParameters => ({
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	options,
-});
-
-async function run(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	more: Partial<RunOptions> = {},
-) {
-	return await runNode({
-		parameters,
-		items,
-		credentials: { apiKey: API_KEY, baseUrl: sim().url },
-		...more,
-	});
-}
+const run = runAgainst(sim);
 
 describe("n8n's Retry On Fail (node settings)", () => {
 	it('each try sends again: a 503 then a success is one good item', async () => {
