@@ -70,13 +70,11 @@ export async function sendItem(
 		}
 		failed = result?.error;
 	} catch (caught) {
-		const result = stopOn(send, {
-			error: unexpectedError(item.node, item.itemIndex, caught, send.sent),
-		});
+		failed = unexpectedError(item.node, item.itemIndex, caught, send.sent);
+		stopOn(send, { error: failed });
 		// A request that may have left is remembered as the failure model says of a cut.
 		if (send.sent.times > 0)
-			run.earlierTries?.keep(item.itemIndex, result, ruleOf('cut', method).remember);
-		failed = (result as { error: NodeError }).error;
+			run.earlierTries?.keep(item.itemIndex, { error: failed }, ruleOf('cut', method).remember);
 	}
 	run.finishItem(false);
 	// n8n's loop threw: it reports its own error.
@@ -127,27 +125,24 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
 		if (run.signal.aborted) return notSent(send);
 		const state: AttemptState = { deadlinePassed: false, answered: false };
-		let failure: AttemptFailure;
+		let ended: ItemResult | AttemptFailure;
 		sent.times++;
 		try {
-			const result: ItemResult = { items: await attemptRequest(send, state) };
-			run.answered('answered');
-			run.earlierTries?.keep(item.itemIndex, result, ruleOf('answered', method).remember);
-			return result;
+			ended = { items: await attemptRequest(send, state) };
 		} catch (caught) {
 			// An error of the operation's own postReceive after the answer (Get Many's list check) is the item's result.
-			if (
-				state.answered &&
-				caught instanceof NodeApiError &&
-				!(caught instanceof ServiceAnswerError)
-			) {
-				run.answered('answered');
-				const result = stopOn(send, { error: caught });
-				run.earlierTries?.keep(item.itemIndex, result, ruleOf('answered', method).remember);
-				return result;
-			}
-			failure = classifyFailure(caught, state.deadlinePassed);
+			const shaping =
+				state.answered && caught instanceof NodeApiError && !(caught instanceof ServiceAnswerError);
+			ended = shaping
+				? stopOn(send, { error: caught })
+				: classifyFailure(caught, state.deadlinePassed);
 		}
+		if (!('end' in ended)) {
+			run.answered('answered');
+			run.earlierTries?.keep(item.itemIndex, ended, ruleOf('answered', method).remember);
+			return ended;
+		}
+		const failure = ended;
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
 		run.answered(failure.end);
