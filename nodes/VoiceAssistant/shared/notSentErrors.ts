@@ -1,5 +1,5 @@
-// The errors of an item that is not sent (again): another item stopped the run, the execution was
-// cancelled, or the node's own code failed; each says what the item had sent so far.
+// The errors of an item that is not sent (again): another item stopped the run, n8n could not
+// prepare the run, the execution was cancelled, or the node's own code failed; each says what the item had sent so far.
 import type { INode } from 'n8n-workflow';
 import type { AttemptFailure } from './failureModel';
 import { nodeError, type NodeError } from './nodeError';
@@ -41,6 +41,19 @@ export function notSentError(
 		{
 			itemIndex,
 			description: failure.description ? `${why}\n${failure.description}` : why,
+		},
+	);
+}
+
+/** The error of an item of a run whose items n8n could not all prepare (under Continue On Fail): nothing of it is sent. */
+export function notPreparedError(node: INode, itemIndex: number, failedItem: number): NodeError {
+	return nodeError(
+		node,
+		`Not sent: n8n could not prepare every item of this run (item ${failedItem} failed)`,
+		{
+			itemIndex,
+			description:
+				'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.',
 		},
 	);
 }

@@ -20,6 +20,7 @@ export interface AttemptOf {
 	item: LoopItem;
 	run: Run;
 	request: DeclarativeRestApiSettings.ResultOptions;
+	/** Read once the run may send. */
 	target?: ApiTarget;
 }
 

@@ -19,29 +19,26 @@ import {
 } from '../failureModel';
 import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
-import type { ApiTarget } from '../target';
 import { failureContext, toUserError } from '../failureWords';
 import { nodeError, type NodeError } from '../nodeError';
-import { cancelledError, notSentError, unexpectedError, type SentSoFar } from '../notSentErrors';
-import { attemptRequest, type AttemptState } from './attempt';
-import type { LoopItem } from './n8nAdapter';
+import {
+	cancelledError,
+	notPreparedError,
+	notSentError,
+	unexpectedError,
+	type SentSoFar,
+} from '../notSentErrors';
+import { attemptRequest, type AttemptOf, type AttemptState } from './attempt';
 import { runOf } from './runRegistry';
 import { errorItem, outputItems, redactError } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
-import type { Run } from './run';
 import type { ItemResult } from './triesMemory';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 
-/** One item's send as the steps below see it. */
-interface ItemSend {
-	context: IExecutePaginationFunctions;
-	item: LoopItem;
-	run: Run;
-	request: Request;
+/** One item's send as the steps below see it: what its attempts need, the method and what was sent. */
+interface ItemSend extends AttemptOf {
 	method: string;
-	/** Read once the run may send. */
-	target?: ApiTarget;
 	/** Its attempts that left this machine, and how the last one ended. */
 	sent: SentSoFar;
 }
@@ -96,10 +93,7 @@ async function resultOf(
 	if (!prepared && run.abandoned) {
 		// Under Continue On Fail, say why nothing was sent.
 		if (!item.failuresBecomeItems) return undefined;
-		const message = `Not sent: n8n could not prepare every item of this run (item ${run.loop.preparedCount} failed)`;
-		const description =
-			'The node sends nothing of a run whose items n8n could not all prepare. Fix the failing item and run it again.';
-		return { error: nodeError(node, message, { itemIndex, description }) };
+		return { error: notPreparedError(node, itemIndex, run.loop.preparedCount) };
 	}
 	const target = (send.target = await run.apiTarget(send.context));
 	if (prepared && isDryRun(send.context))
