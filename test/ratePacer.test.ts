@@ -115,6 +115,64 @@ describe('RatePacer', () => {
 		expect(answered / seconds).toBeGreaterThan(0.95 * 200);
 	});
 
+	it('keeps its pace when its timer fires late: the turns a late timer missed are made up', () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'answered', 200, 5);
+		pacer.rateLimited();
+		const pace = pacer.rate as number;
+		expect(pace).toBeGreaterThan(150);
+		let turns = 0;
+		const until = time.now() + WINDOW_MS;
+		while (time.now() < until) {
+			const turnIn = pacer.nextTurnIn();
+			if (turnIn > 0) time.advance(turnIn + 1); // every timer fires 1 ms late
+			pacer.takeTurn(true);
+			pacer.onAnswer('answered');
+			turns++;
+		}
+		// Without making up for it: a turn every 1000 / pace + 1 ms, 17% fewer at 200/s.
+		expect(turns).toBeGreaterThanOrEqual(0.98 * pace);
+	});
+
+	it('a few 429s just above the limit settle the pace at what the service accepted', () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		// Paced at 210 while the service allows 200 a second, its burst already spent.
+		send(pacer, time, () => 'answered', 210, 1000 / 210);
+		pacer.rateLimited();
+		expect(pacer.rate).toBeGreaterThan(205);
+		const service = tokenBucket(200, time.now);
+		while (service() === 'answered');
+		const started = time.now();
+		const throttled = send(pacer, time, service, 6_000);
+		const seconds = (time.now() - started) / 1000;
+		// Held at 210, every window would be just under 5% 429s.
+		expect(throttled / 6_000).toBeLessThan(0.015);
+		expect((6_000 - throttled) / seconds).toBeGreaterThan(0.97 * 200);
+	});
+
+	it('the 429s of requests sent before pacing began do not slow the pace below what the service accepts', () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'answered', 200, 5);
+		pacer.rateLimited();
+		const pace = pacer.rate as number;
+		const service = tokenBucket(pace, time.now);
+		while (service() === 'answered');
+		// For three windows, two answers 429 of requests already in flight for every paced one.
+		const floodUntil = time.now() + 3 * WINDOW_MS;
+		while (time.now() < floodUntil) {
+			time.advance(Math.max(1, pacer.nextTurnIn()));
+			pacer.takeTurn(true);
+			pacer.onAnswer(service() === 'answered' ? 'answered' : 'rate-limited');
+			pacer.onAnswer('rate-limited');
+			pacer.onAnswer('rate-limited');
+		}
+		send(pacer, time, service, 500);
+		expect(pacer.rate).toBeGreaterThan(0.97 * pace);
+	});
+
 	it('follows a limit that drops to a quarter: down to what the service answered', () => {
 		const time = clock();
 		const pacer = pacerOn(time);
@@ -203,6 +261,19 @@ describe('RatePacer', () => {
 		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 		send(pacer, time, () => (random() < 0.3 ? 'rate-limited' : 'answered'), 20_000);
 		expect(pacer.rate).toBeUndefined();
+	});
+
+	it('a few random 429s while paced do not wear the pace down', () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'answered', 200, 5);
+		pacer.rateLimited();
+		const pace = pacer.rate as number;
+		let seed = 11;
+		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
+		// 3% of the answers 429 whatever the pace, for about 30 windows.
+		send(pacer, time, () => (random() < 0.03 ? 'rate-limited' : 'answered'), 30 * pace);
+		expect(pacer.rate).toBeGreaterThan(0.9 * pace);
 	});
 
 	it('gives pacing up when the share of 429s does not fall as it slows down', () => {

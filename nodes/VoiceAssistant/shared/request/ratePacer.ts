@@ -1,14 +1,19 @@
+// The pace of a service account's attempts once it shows a rate limit, moved by its answers.
 import { clock } from '../clock';
 
 /**
  * Spacing of attempts once the service shows a rate limit (a limit on requests in flight cannot
  * hold a fast run under one). Pacing starts at the rate the service answered in the last window,
- * then follows it, judged per window (WINDOW_MS, MIN_ANSWERS_TO_JUDGE answers; the first one not):
- * more than MAX_THROTTLED_SHARE 429s: slower by CUT_FACTOR (down to what was answered when the
- * pace held the run back); none while the pace held it back: faster by GROWTH, doubling that after
- * PATIENT_WINDOWS such windows, up to MAX_GROWTH a second (a run paced low beside others finds the
- * room they leave). 429s whose share does not fall when the run sends less are noise: after
- * GIVE_UP_AFTER_FUTILE_CUTS such cuts pacing stops, retries handle them.
+ * then follows it, judged per window (WINDOW_MS, MIN_ANSWERS_TO_JUDGE answers):
+ * - 429s while the pace held the run back: down to the rate the service accepted (at its limit,
+ *   the limit); more than MAX_THROTTLED_SHARE while it did not: slower by CUT_FACTOR. The first
+ *   window, whose answers include those of requests sent before pacing began, only settles.
+ * - none while the pace held the run back: faster by GROWTH, doubling that after PATIENT_WINDOWS
+ *   such windows, up to MAX_GROWTH a second (a run paced low beside others finds the room they
+ *   leave).
+ * - 429s whose share did not fall when the pace was lowered are noise: a few are left alone; after
+ *   GIVE_UP_AFTER_FUTILE_CUTS such windows of more, pacing stops and retries handle them.
+ * Turns a late timer missed are made up, up to CATCH_UP_MS: the service sees the pace itself.
  */
 export const WINDOW_MS = 1000;
 const MIN_ANSWERS_TO_JUDGE = 10;
@@ -20,6 +25,7 @@ const PATIENT_WINDOWS = 5;
 const MAX_GROWTH = 0.25;
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_AFTER_FUTILE_CUTS = 3;
+const CATCH_UP_MS = 25;
 
 /** answered: the service handled it (any status but 429 and 5xx); failed: any other failure. */
 export type AnswerKind = 'answered' | 'rate-limited' | 'failed';
@@ -38,6 +44,11 @@ export class RatePacer {
 	private shareAtLastCut: number | undefined;
 
 	private futileCuts = 0;
+
+	/** The last window lowered the pace; it had no 429. */
+	private lowered = false;
+
+	private clear = false;
 
 	private firstWindow = false;
 
@@ -61,7 +72,8 @@ export class RatePacer {
 	takeTurn(waited: boolean): void {
 		if (this.pace === undefined) return;
 		const now = clock.now();
-		this.nextSendAt = Math.max(now, this.nextSendAt) + 1000 / this.pace;
+		// Turns a late timer missed are made up, up to CATCH_UP_MS: the pace is kept, not just approached.
+		this.nextSendAt = Math.max(now - CATCH_UP_MS, this.nextSendAt) + 1000 / this.pace;
 		if (waited) this.window.waited = true;
 		this.window.sent++;
 	}
@@ -97,37 +109,54 @@ export class RatePacer {
 		const elapsedMs = now - start;
 		if (this.pace === undefined || elapsedMs < WINDOW_MS || answers < MIN_ANSWERS_TO_JUDGE) return;
 		this.beginWindow(now);
-		if (this.firstWindow) {
-			this.firstWindow = false;
-			return;
-		}
 		const share = throttled / answers;
 		// The pace, not something else (few items left, the concurrency limit), held the run back.
 		const paceBound = waited && sent >= 0.5 * this.pace * (elapsedMs / 1000);
-		if (share > MAX_THROTTLED_SHARE) {
-			const futile =
-				this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
-			this.futileCuts = futile ? this.futileCuts + 1 : 0;
-			if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) {
-				this.pace = undefined;
-				this.givenUp = true;
-				return;
-			}
-			this.shareAtLastCut = share;
-			const cut = this.pace * CUT_FACTOR;
-			this.pace = Math.max(1, paceBound ? Math.min(cut, (answered * 1000) / elapsedMs) : cut);
-			this.growthStreak = 0;
+		// What the service accepted: at its limit, the limit.
+		const accepted = (answered * 1000) / elapsedMs;
+		// Its answers include those of the requests sent before pacing began.
+		const first = this.firstWindow;
+		this.firstWindow = false;
+		const [loweredLast, clearLast] = [this.lowered, this.clear];
+		this.lowered = false;
+		this.clear = share === 0;
+		if (share === 0) {
+			this.shareAtLastCut = undefined;
+			this.futileCuts = 0;
+			if (paceBound && !first) this.grow(elapsedMs);
 			return;
 		}
-		this.shareAtLastCut = undefined;
-		this.futileCuts = 0;
-		if (share > 0) this.growthStreak = 0;
-		else if (paceBound) {
-			// Growth per second of the window: a window that gathered its answers slowly grows as much.
-			const perSecond =
-				1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
-			this.pace *= perSecond ** (elapsedMs / 1000);
+		this.growthStreak = 0;
+		// The share did not fall since the pace was lowered: random 429s, not a rate limit.
+		const futile =
+			this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
+		if (loweredLast) this.futileCuts = futile ? this.futileCuts + 1 : 0;
+		// A few 429s right after a window without any: just above the limit, settle at it.
+		if (share <= MAX_THROTTLED_SHARE || first) {
+			if (paceBound && (first || clearLast)) this.lower(accepted, share);
+			return;
 		}
+		if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) {
+			this.pace = undefined;
+			this.givenUp = true;
+			return;
+		}
+		this.lower(paceBound ? accepted : this.pace * CUT_FACTOR, share);
+	}
+
+	/** Down to `rate`, if lower. */
+	private lower(rate: number, share: number): void {
+		if (rate >= (this.pace as number)) return;
+		this.pace = Math.max(1, rate);
+		this.shareAtLastCut = share;
+		this.lowered = true;
+	}
+
+	/** Growth per second of the window: a window that gathered its answers slowly grows as much. */
+	private grow(elapsedMs: number): void {
+		const perSecond =
+			1 + Math.min(MAX_GROWTH, GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS));
+		this.pace = (this.pace as number) * perSecond ** (elapsedMs / 1000);
 	}
 
 	private beginWindow(now: number): void {
