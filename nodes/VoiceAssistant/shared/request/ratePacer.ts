@@ -26,6 +26,7 @@ const MAX_GROWTH = 0.25;
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_AFTER_FUTILE_CUTS = 3;
 const CATCH_UP_MS = 25;
+const MAX_SETTLES = 2;
 
 /** answered: the service handled it (any status but 429 and 5xx); failed: any other failure. */
 export type AnswerKind = 'answered' | 'rate-limited' | 'failed';
@@ -45,10 +46,14 @@ export class RatePacer {
 
 	private futileCuts = 0;
 
-	/** The last window lowered the pace; it had no 429. */
+	/** The last window lowered the pace. */
 	private lowered = false;
 
-	private clear = false;
+	/** The pace of the last window without a 429. */
+	private clearPace: number | undefined;
+
+	/** How often a few 429s lowered the pace since the last window without any. */
+	private settles = 0;
 
 	private firstWindow = false;
 
@@ -117,25 +122,31 @@ export class RatePacer {
 		// Its answers include those of the requests sent before pacing began.
 		const first = this.firstWindow;
 		this.firstWindow = false;
-		const [loweredLast, clearLast] = [this.lowered, this.clear];
+		const loweredLast = this.lowered;
 		this.lowered = false;
-		this.clear = share === 0;
 		if (share === 0) {
-			this.shareAtLastCut = undefined;
-			this.futileCuts = 0;
+			[this.shareAtLastCut, this.futileCuts, this.settles] = [undefined, 0, 0];
+			this.clearPace = this.pace;
 			if (paceBound && !first) this.grow(elapsedMs);
 			return;
 		}
 		this.growthStreak = 0;
-		// The share did not fall since the pace was lowered: random 429s, not a rate limit.
+		// The share did not fall when the pace was lowered: random 429s, not a rate limit.
 		const futile =
-			this.shareAtLastCut !== undefined && share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
+			loweredLast &&
+			this.shareAtLastCut !== undefined &&
+			share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
 		if (loweredLast) this.futileCuts = futile ? this.futileCuts + 1 : 0;
-		// A few 429s right after a window without any: just above the limit, settle at it.
+		// A few 429s: just above the limit, back to the last pace without any (or what was accepted),
+		// at most MAX_SETTLES times until a window without any (random 429s would wear the pace down).
 		if (share <= MAX_THROTTLED_SHARE || first) {
-			if (paceBound && (first || clearLast)) this.lower(accepted, share);
+			if (paceBound && (first || this.settles < MAX_SETTLES)) {
+				const lowered = this.lower(Math.min(accepted, this.clearPace ?? accepted), share);
+				if (lowered && !first) this.settles++;
+			}
 			return;
 		}
+		this.settles = 0;
 		if (this.futileCuts >= GIVE_UP_AFTER_FUTILE_CUTS) {
 			this.pace = undefined;
 			this.givenUp = true;
@@ -144,12 +155,13 @@ export class RatePacer {
 		this.lower(paceBound ? accepted : this.pace * CUT_FACTOR, share);
 	}
 
-	/** Down to `rate`, if lower. */
-	private lower(rate: number, share: number): void {
-		if (rate >= (this.pace as number)) return;
+	/** Down to `rate`, if lower; whether it was. */
+	private lower(rate: number, share: number): boolean {
+		if (rate >= (this.pace as number)) return false;
 		this.pace = Math.max(1, rate);
 		this.shareAtLastCut = share;
 		this.lowered = true;
+		return true;
 	}
 
 	/** Growth per second of the window: a window that gathered its answers slowly grows as much. */
