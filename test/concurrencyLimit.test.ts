@@ -11,13 +11,10 @@ import { useSimulator } from './helpers/simulator';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 
 describe('ConcurrencyLimit', () => {
-	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts. */
-	function round(controller: ConcurrencyLimit, pushbacks = 0): number {
+	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts, each taking `tookMs`. */
+	function round(controller: ConcurrencyLimit, pushbacks = 0, tookMs?: number): number {
 		const size = controller.limit;
-		for (let i = 0; i < size; i++) {
-			if (i < pushbacks) controller.onAnswer(true, controller.limit);
-			else controller.onAnswer(false, controller.limit);
-		}
+		for (let i = 0; i < size; i++) controller.onAnswer(i < pushbacks, controller.limit, tookMs);
 		return controller.limit;
 	}
 
@@ -26,6 +23,16 @@ describe('ConcurrencyLimit', () => {
 		expect(controller.limit).toBe(INITIAL_CONCURRENCY);
 		expect(INITIAL_CONCURRENCY).toBe(32);
 		expect([round(controller), round(controller), round(controller)]).toEqual([64, 128, 256]);
+	});
+
+	it('ends slow start once even the fastest answer of a round takes twice the fastest (requests queue), then grows by one per round', () => {
+		const controller = new ConcurrencyLimit(1000);
+		expect([round(controller, 0, 10), round(controller, 0, 12)]).toEqual([64, 128]);
+		// 25 ms is not yet queueing (under the fastest + 20 ms); 45 ms is.
+		expect(round(controller, 0, 25)).toBe(256);
+		expect(round(controller, 0, 45)).toBe(513);
+		expect([round(controller, 0, 10), round(controller, 0, 10)]).toEqual([514, 515]);
+		expect(controller.cuts).toBe(0);
 	});
 
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {

@@ -50,7 +50,8 @@ export class AnswerFeedback {
 		private readonly limiter: Limiter,
 	) {}
 
-	onAnswer(end: AttemptEnd, pacer: RatePacer | undefined): void {
+	/** `tookMs`: from the attempt's start to its end. */
+	onAnswer(end: AttemptEnd, pacer: RatePacer | undefined, tookMs?: number): void {
 		const kind = answerKind(end);
 		pacer?.onAnswer(kind);
 		if (!this.limit) return;
@@ -62,7 +63,7 @@ export class AnswerFeedback {
 		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
-		this.limit.onAnswer(isPushback(end) && !(paced && throttled), this.limiter.inUse);
+		this.limit.onAnswer(isPushback(end) && !(paced && throttled), this.limiter.inUse, tookMs);
 		this.limiter.setLimit(this.limit.limit);
 		if (pacer?.rate !== undefined)
 			this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);

@@ -156,9 +156,9 @@ export class Run {
 		}
 	}
 
-	/** How an attempt ended. */
-	answered(end: AttemptEnd): void {
-		this.feedback.onAnswer(end, this.pace?.pacer);
+	/** How an attempt ended, and how long it took. */
+	answered(end: AttemptEnd, tookMs: number): void {
+		this.feedback.onAnswer(end, this.pace?.pacer, tookMs);
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */

@@ -121,6 +121,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		const state: AttemptState = { deadlinePassed: false, answered: false };
 		let ended: ItemResult | AttemptFailure;
 		sent.times++;
+		const startedAt = clock.now();
 		try {
 			ended = { items: await attemptRequest(send, state) };
 		} catch (caught) {
@@ -132,14 +133,14 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 				: classifyFailure(caught, state.deadlinePassed);
 		}
 		if (!('end' in ended)) {
-			run.answered('answered');
+			run.answered('answered', clock.now() - startedAt);
 			run.earlierTries?.keep(item.itemIndex, ended, ruleOf('answered', method).remember);
 			return ended;
 		}
 		const failure = ended;
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
-		run.answered(failure.end);
+		run.answered(failure.end, clock.now() - startedAt);
 		const rule = ruleOf(failure.end, method);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
 		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);
