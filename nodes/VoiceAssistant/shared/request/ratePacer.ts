@@ -42,12 +42,10 @@ export class RatePacer {
 
 	private window = { start: 0, answers: 0, throttled: 0, answered: 0, sent: 0, waited: false };
 
-	private shareAtLastCut: number | undefined;
+	/** The share of 429s of the last window, if that window lowered the pace. */
+	private loweredAt: number | undefined;
 
 	private futileCuts = 0;
-
-	/** The last window lowered the pace. */
-	private lowered = false;
 
 	/** The pace of the last window without a 429. */
 	private clearPace: number | undefined;
@@ -122,21 +120,18 @@ export class RatePacer {
 		// Its answers include those of the requests sent before pacing began.
 		const first = this.firstWindow;
 		this.firstWindow = false;
-		const loweredLast = this.lowered;
-		this.lowered = false;
+		const loweredAt = this.loweredAt;
+		this.loweredAt = undefined;
 		if (share === 0) {
-			[this.shareAtLastCut, this.futileCuts, this.settles] = [undefined, 0, 0];
+			[this.futileCuts, this.settles] = [0, 0];
 			this.clearPace = this.pace;
 			if (paceBound && !first) this.grow(elapsedMs);
 			return;
 		}
 		this.growthStreak = 0;
 		// The share did not fall when the pace was lowered: random 429s, not a rate limit.
-		const futile =
-			loweredLast &&
-			this.shareAtLastCut !== undefined &&
-			share >= this.shareAtLastCut * FUTILE_SHARE_RATIO;
-		if (loweredLast) this.futileCuts = futile ? this.futileCuts + 1 : 0;
+		const futile = loweredAt !== undefined && share >= loweredAt * FUTILE_SHARE_RATIO;
+		if (loweredAt !== undefined) this.futileCuts = futile ? this.futileCuts + 1 : 0;
 		// A few 429s: just above the limit, back to the last pace without any (or what was accepted),
 		// at most MAX_SETTLES times until a window without any (random 429s would wear the pace down).
 		if (share <= MAX_THROTTLED_SHARE || first) {
@@ -159,8 +154,7 @@ export class RatePacer {
 	private lower(rate: number, share: number): boolean {
 		if (rate >= (this.pace as number)) return false;
 		this.pace = Math.max(1, rate);
-		this.shareAtLastCut = share;
-		this.lowered = true;
+		this.loweredAt = share;
 		return true;
 	}
 
