@@ -1,5 +1,6 @@
 // The errors of an item that is not sent (again): another item stopped the run, n8n could not
-// prepare the run, the execution was cancelled, or the node's own code failed; each says what the item had sent so far.
+// prepare the run, the execution was cancelled, or the node's own code failed; each says what the
+// item had sent so far.
 import type { INode } from 'n8n-workflow';
 import type { AttemptFailure } from './failureModel';
 import { nodeError, type NodeError } from './nodeError';

@@ -5,14 +5,17 @@ import { clock } from '../clock';
  * Spacing of attempts once the service shows a rate limit (a limit on requests in flight cannot
  * hold a fast run under one). Pacing starts at the rate the service answered in the last window,
  * then follows it, judged per window (WINDOW_MS, MIN_ANSWERS_TO_JUDGE answers):
- * - 429s while the pace held the run back: down to the rate the service accepted (at its limit,
- *   the limit); more than MAX_THROTTLED_SHARE while it did not: slower by CUT_FACTOR. The first
- *   window, whose answers include those of requests sent before pacing began, only settles.
+ * - more than MAX_THROTTLED_SHARE 429s: down to the rate the service accepted if the pace held the
+ *   run back (at its limit, the limit), else slower by CUT_FACTOR. The first window, whose answers
+ *   include those of requests sent before pacing began, only settles.
  * - none while the pace held the run back: faster by GROWTH, doubling that after PATIENT_WINDOWS
  *   such windows, up to MAX_GROWTH a second (a run paced low beside others finds the room they
  *   leave).
- * - 429s whose share did not fall when the pace was lowered are noise: a few are left alone; after
- *   GIVE_UP_AFTER_FUTILE_CUTS such windows of more, pacing stops and retries handle them.
+ * - a few 429s while the pace held the run back: back to the last pace without any (or what was
+ *   accepted, if lower), at most MAX_SETTLES times until a window without any (random 429s would
+ *   wear the pace down).
+ * - more, with a share that did not fall when the pace was lowered, are noise: after
+ *   GIVE_UP_AFTER_FUTILE_CUTS such windows pacing stops and retries handle them.
  * Turns a late timer missed are made up, up to CATCH_UP_MS: the service sees the pace itself.
  */
 export const WINDOW_MS = 1000;
