@@ -77,6 +77,14 @@ function send(
 	return throttled;
 }
 
+/** A pacer that began pacing after a second in which the service answered 200 attempts, 5 ms apart. */
+function pacedAfterASecondOf200(time: ReturnType<typeof clock>) {
+	const pacer = pacerOn(time);
+	send(pacer, time, () => 'answered', 200, 5);
+	pacer.rateLimited();
+	return { pacer, pace: pacer.rate as number };
+}
+
 describe('RatePacer', () => {
 	it('does not pace while the service answers', () => {
 		const time = clock();
@@ -117,10 +125,7 @@ describe('RatePacer', () => {
 
 	it('keeps its pace when its timer fires late: the turns a late timer missed are made up', () => {
 		const time = clock();
-		const pacer = pacerOn(time);
-		send(pacer, time, () => 'answered', 200, 5);
-		pacer.rateLimited();
-		const pace = pacer.rate as number;
+		const { pacer, pace } = pacedAfterASecondOf200(time);
 		expect(pace).toBeGreaterThan(150);
 		let turns = 0;
 		const until = time.now() + WINDOW_MS;
@@ -154,10 +159,7 @@ describe('RatePacer', () => {
 
 	it('the 429s of requests sent before pacing began do not slow the pace below what the service accepts', () => {
 		const time = clock();
-		const pacer = pacerOn(time);
-		send(pacer, time, () => 'answered', 200, 5);
-		pacer.rateLimited();
-		const pace = pacer.rate as number;
+		const { pacer, pace } = pacedAfterASecondOf200(time);
 		const service = tokenBucket(pace, time.now);
 		while (service() === 'answered');
 		// For three windows, two answers 429 of requests already in flight for every paced one.
@@ -265,10 +267,7 @@ describe('RatePacer', () => {
 
 	it('a few random 429s while paced do not wear the pace down', () => {
 		const time = clock();
-		const pacer = pacerOn(time);
-		send(pacer, time, () => 'answered', 200, 5);
-		pacer.rateLimited();
-		const pace = pacer.rate as number;
+		const { pacer, pace } = pacedAfterASecondOf200(time);
 		let seed = 11;
 		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 		// 2% of the answers 429 whatever the pace, for about 30 windows.
