@@ -148,10 +148,15 @@ describe.each(requestedVersions())(
 				headers: { 'retry-after': '4' },
 			});
 			const executionId = await api.startManually(n8n().idOf('vaRpCancel'), 'Start');
+			// Stop once the other two are answered (within the wait), so that any request after the
+			// stop can only be one the stop should have prevented.
 			await poll(
-				'the 429',
-				async () => (await sim().requests()).some((request) => request.status === 429),
-				{ everyMs: 20 },
+				'the 429 and the other two items answered',
+				async () => {
+					const answered = (await sim().requests()).map((request) => request.status);
+					return answered.filter((status) => status === 429).length === 1 && answered.length === 3;
+				},
+				{ everyMs: 20, timeoutMs: 3000 },
 			);
 
 			const stoppedAt = Date.now();
