@@ -55,7 +55,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  * @typedef {{
  *   wallMs: number, processMs?: number, requestsPerSec: number, msPerItem?: number, p50Ms: number, p99Ms: number,
  *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
- *   duplicates: number, requests?: number, byStatus?: Record<string, number>, failures?: Record<string, number>,
+ *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, failures?: Record<string, number>,
  *   executionFailed?: boolean, summaryLine?: string, synced?: number,
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
@@ -167,6 +167,12 @@ async function served(sim, count, wallMs) {
 		duplicates: summary.duplicatedChanges,
 		requests: summary.total,
 		byStatus: summary.byStatus,
+		// From the first request the service received to its last answer: the run's sending alone,
+		// without n8n preparing the items first.
+		sendingMs:
+			summary.firstAt !== undefined && summary.lastAt !== undefined
+				? summary.lastAt - summary.firstAt
+				: undefined,
 	};
 }
 
@@ -480,7 +486,10 @@ function defaultsReport(rows) {
 		const ideal = (row.count / /** @type {number} */ (row.rate)) * 1000;
 		const throttled = row.result.byStatus?.[429] ?? 0;
 		lines.push(
-			`${row.name}: ${row.result.applied} / ${row.count} applied, ${row.result.duplicates} twice, wall = ${num(row.result.wallMs / ideal, 2)} × N/R, ` +
+			`${row.name}: ${row.result.applied} / ${row.count} applied, ${row.result.duplicates} twice, wall = ${num(row.result.wallMs / ideal, 2)} × N/R` +
+				(row.result.sendingMs === undefined
+					? ', '
+					: ` (first request to last answer ${num(row.result.sendingMs / ideal, 2)} × N/R), `) +
 				`429 answers ${throttled} of ${row.result.requests} requests (${share(throttled, row.result.requests ?? 0)})`,
 		);
 	}
