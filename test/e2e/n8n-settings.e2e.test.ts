@@ -153,8 +153,13 @@ describe.each(requestedVersions())(
 			await poll(
 				'the 429 and the other two items answered',
 				async () => {
-					const answered = (await sim().requests()).map((request) => request.status);
-					return answered.filter((status) => status === 429).length === 1 && answered.length === 3;
+					// The simulator records a request on arrival, with status 0 until it answers.
+					const statuses = (await sim().requests()).map((request) => request.status);
+					return (
+						statuses.length === 3 &&
+						!statuses.includes(0) &&
+						statuses.filter((status) => status === 429).length === 1
+					);
 				},
 				{ everyMs: 20, timeoutMs: 3000 },
 			);
