@@ -91,7 +91,7 @@ describe('AnswerFeedback', () => {
 	it('counts an answer or a refusal as answered, a 429 as rate-limited, any other failure as failed', () => {
 		const ends: AttemptEnd[] = [
 			'answered',
-			'not-json',
+			'unusable',
 			'redirect',
 			'client-error',
 			'rate-limited',

@@ -9,12 +9,20 @@ import { classifyFailure, endOfAnswer } from '../nodes/VoiceAssistant/shared/fai
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
 import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import {
+	brokenTlsServer,
+	connectTimedOut,
+	faultSockets,
+	failAfterSending,
+	kernelError,
+} from './helpers/socketFaults';
+import type { Socket } from 'node:net';
 
 const sim = useSimulator();
 
 describe('classifying an attempt', () => {
-	it('a request that never left this machine: refused, DNS (also transient), unreachable', () => {
-		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']) {
+	it('a request that never left this machine: refused, DNS (also transient)', () => {
+		for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN']) {
 			expect(classifyFailure({ httpCode: code, message: code }).end).toBe('not-connected');
 			expect(classifyFailure({ code, message: code }).end).toBe('not-connected');
 		}
@@ -23,17 +31,18 @@ describe('classifying an attempt', () => {
 	it('a cut, a timeout, and anything unknown counts as a cut (the service may have received it)', () => {
 		expect(classifyFailure({ httpCode: 'ECONNRESET' }).end).toBe('cut');
 		expect(classifyFailure({ httpCode: 'EPIPE' }).end).toBe('cut');
+		expect(classifyFailure({ httpCode: 'EHOSTUNREACH' }).end).toBe('cut');
 		expect(classifyFailure({ httpCode: 'ETIMEDOUT' }).end).toBe('timeout');
 		expect(classifyFailure(new Error('socket hang up')).end).toBe('cut');
 		expect(classifyFailure(undefined).end).toBe('cut');
-		expect(classifyFailure({ httpCode: 'ECONNREFUSED' }, true).end).toBe('timeout');
+		expect(classifyFailure({ message: 'canceled' }, true).end).toBe('timeout');
 	});
 
 	it("answers: a 2xx web page is not the API's answer; JSON, plain text or nothing is", () => {
 		const html = { 'content-type': 'text/html; charset=utf-8' };
 		const json = { 'content-type': 'application/json' };
-		expect(endOfAnswer(200, html, 'Call queued')).toBe('not-json');
-		expect(endOfAnswer(200, {}, '<html></html>')).toBe('not-json');
+		expect(endOfAnswer(200, html, 'Call queued')).toBe('unusable');
+		expect(endOfAnswer(200, {}, '<html></html>')).toBe('unusable');
 		expect(endOfAnswer(200, json, 'Call queued')).toBe('answered'); // the JSON string "Call queued"
 		expect(endOfAnswer(200, { 'content-type': 'text/plain' }, 'Call queued')).toBe('answered');
 		expect(endOfAnswer(200, html, { ok: true })).toBe('answered');
@@ -48,22 +57,80 @@ describe('classifying an attempt', () => {
 
 type End =
 	| 'not-connected'
+	| 'connect-timeout'
+	| 'tls-failed'
 	| 'cut'
+	| 'read-failed'
+	| 'write-failed'
 	| 'timeout'
 	| 'answered'
-	| 'not-json'
+	| 'unusable'
 	| 'redirect'
 	| 'client-error'
 	| 'rate-limited'
 	| 'unavailable'
 	| 'server-error';
 
+/** Closed: nothing listens there. */
+const CLOSED_PORT = 'http://127.0.0.1:9';
+let tlsServer: Awaited<ReturnType<typeof brokenTlsServer>>;
+beforeAll(async () => (tlsServer = await brokenTlsServer('plain')));
+afterAll(async () => await tlsServer.close());
+let stopFaults: (() => void) | undefined;
+afterEach(() => stopFaults?.());
+/** Faults the real sockets to the simulator: every one, or only the first. */
+const fault = (what: (socket: Socket) => void, everyTime: boolean) => {
+	let faulted = 0;
+	stopFaults = faultSockets(Number(new URL(sim().url).port), (socket) => {
+		if (everyTime || faulted++ === 0) what(socket);
+	});
+};
+
 /** How the simulator makes the first attempt end so; `everyTime`: every attempt ends so. */
 const SCENARIOS: Record<
 	End,
-	{ everyTime: boolean; says?: RegExp; arrange: (path: string) => void }
+	{ everyTime: boolean; says?: RegExp; arrange: (path: string) => void; baseUrl?: () => string }
 > = {
-	'not-connected': { everyTime: true, says: /^Could not connect to/, arrange: () => undefined },
+	'not-connected': {
+		everyTime: true,
+		says: /^Could not connect to/,
+		arrange: () => undefined,
+		baseUrl: () => CLOSED_PORT,
+	},
+	'connect-timeout': {
+		everyTime: true,
+		says: /^Could not connect to http:\/\/127\.0\.0\.1:\d+ within \d+ ms/,
+		arrange: () => fault(connectTimedOut, true),
+	},
+	'tls-failed': {
+		everyTime: true,
+		says: /^Could not connect to https:.*: the TLS handshake failed/,
+		arrange: () => undefined,
+		baseUrl: () => tlsServer.url,
+	},
+	'read-failed': {
+		everyTime: false,
+		says: /was dropped before an answer/,
+		arrange: () => {
+			sim().setOptions({ latencyMs: 100 });
+			fault(
+				failAfterSending(() => sim().requests.length > 0),
+				false,
+			);
+		},
+	},
+	'write-failed': {
+		everyTime: false,
+		says: /was dropped before an answer/,
+		arrange: () => {
+			sim().setOptions({ latencyMs: 100 });
+			const epipe = kernelError('write', 'EPIPE', -32);
+			fault(
+				failAfterSending(() => sim().requests.length > 0, epipe),
+				false,
+			);
+		},
+	},
 	cut: {
 		everyTime: false,
 		says: /was dropped before an answer/,
@@ -75,7 +142,7 @@ const SCENARIOS: Record<
 		arrange: () => sim().setOptions({ latencyMs: 600 }),
 	},
 	answered: { everyTime: false, arrange: () => undefined },
-	'not-json': {
+	unusable: {
 		everyTime: false,
 		says: /answered HTTP 200, but not as JSON/,
 		arrange: (path) =>
@@ -121,12 +188,20 @@ const SCENARIOS: Record<
  * did not. PUT is always safe to send again, but a page that is not JSON, a redirect or a refusal
  * would only answer the same.
  */
+const NEVER_SENT: End[] = ['not-connected', 'connect-timeout', 'tls-failed'];
 const SENT_AGAIN_IN_RUN: Record<'POST' | 'PUT', End[]> = {
-	POST: ['not-connected', 'rate-limited'],
-	PUT: ['not-connected', 'cut', 'timeout', 'rate-limited', 'unavailable', 'server-error'],
+	POST: [...NEVER_SENT, 'rate-limited'],
+	PUT: [
+		...NEVER_SENT,
+		...(['cut', 'read-failed', 'write-failed', 'timeout'] as End[]),
+		...(['rate-limited', 'unavailable', 'server-error'] as End[]),
+	],
 };
 const MAY_HAVE_ACTED: Record<'POST' | 'PUT', End[]> = {
-	POST: ['cut', 'timeout', 'not-json', 'redirect', 'unavailable', 'server-error'],
+	POST: [
+		...(['cut', 'read-failed', 'write-failed', 'timeout', 'unusable', 'redirect'] as End[]),
+		...(['unavailable', 'server-error'] as End[]),
+	],
 	PUT: [],
 };
 
@@ -156,10 +231,9 @@ describe('the whole table, through the real send path', () => {
 			const scenario = SCENARIOS[end];
 			const { parameters, path } = OPERATIONS[method];
 			scenario.arrange(path);
-			const closedPort = 'http://127.0.0.1:9';
 			const { outputs, error } = await runNode({
 				parameters: { ...parameters, options: { maxRetries: 1 }, requestOptions: { timeout: 150 } },
-				credentials: { apiKey: API_KEY, baseUrl: end === 'not-connected' ? closedPort : sim().url },
+				credentials: { apiKey: API_KEY, baseUrl: scenario.baseUrl?.() ?? sim().url },
 				continueOnFail,
 				retryOnFail: retryOnFail ? { maxTries: 2, waitBetweenTries: 0 } : undefined,
 			});
@@ -169,7 +243,7 @@ describe('the whole table, through the real send path', () => {
 			// A later try of Retry On Fail sends the item again unless the service may have acted on it.
 			const laterTry = retryOnFail && !mayHaveActed;
 			let expected: number;
-			if (end === 'not-connected') expected = 0;
+			if (NEVER_SENT.includes(end)) expected = 0;
 			else if (end === 'answered') expected = 1;
 			else if (!scenario.everyTime) expected = sentAgain || laterTry ? 2 : 1;
 			else expected = (sentAgain ? 2 : 1) * (laterTry ? 2 : 1);

@@ -4,15 +4,16 @@
 // error says. Every one of these decisions reads RULES; no other file decides one on its own.
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
+import { errnoOf, phaseOf, type Phase } from './failurePhase';
 
 /** How one attempt ended. */
 export type AttemptEnd =
-	| 'not-connected' // refused, DNS, unreachable: the request never left this machine
-	| 'not-sent' // it could not be made (a header it cannot carry, a certificate refused): never left either
-	| 'cut' // the connection dropped (or the execution was cancelled) before the answer
-	| 'timeout'
-	| 'answered' // 2xx with a JSON body, or none
-	| 'not-json' // 2xx with a web page (HTML) instead of the API's JSON; plain text counts as answered
+	| 'not-connected' // failed resolving the name, connecting or in the TLS handshake: never written
+	| 'not-sent' // it could not be made (a header it cannot carry, a certificate refused): never written either
+	| 'cut' // written (or not known not to be), then the connection dropped or the execution was cancelled
+	| 'timeout' // written (or not known not to be), then no answer within Timeout
+	| 'answered' // 2xx with a JSON body, plain text, or none
+	| 'unusable' // 2xx the node cannot use: a web page (HTML), or a body the operation's own check rejects
 	| 'redirect' // 3xx, never followed
 	| 'client-error' // 4xx but 429: the service refused it and did nothing
 	| 'rate-limited' // 429: the service did nothing
@@ -51,7 +52,7 @@ export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule
 	cut: { repeatable: rule('backoff', false), once: rule(false, true) },
 	timeout: { repeatable: rule('backoff', false), once: rule(false, true) },
 	answered: { repeatable: rule(false, true), once: rule(false, true) },
-	'not-json': { repeatable: rule(false, false), once: rule(false, true) },
+	unusable: { repeatable: rule(false, false), once: rule(false, true) },
 	redirect: { repeatable: rule(false, false), once: rule(false, true) },
 	'client-error': { repeatable: rule(false, false), once: rule(false, false) },
 	'rate-limited': { repeatable: rule('as-asked', false), once: rule('as-asked', false) },
@@ -73,23 +74,16 @@ export interface AttemptFailure {
 	end: AttemptEnd;
 	status?: number;
 	code?: string;
+	/** Where an attempt without an answer failed, when before its request was written. */
+	phase?: Phase;
+	/** How long the attempt took. */
+	durationMs?: number;
 	retryAfter?: unknown;
 	body?: unknown;
 	headers?: IDataObject;
 	rawMessage: string;
 }
 
-/** Errnos of a request that never reached the service. */
-const NOT_CONNECTED_CODES = new Set([
-	'ECONNREFUSED',
-	'ENOTFOUND',
-	'EAI_AGAIN',
-	'EHOSTUNREACH',
-	'ENETUNREACH',
-	'ENETDOWN',
-	'EHOSTDOWN',
-	'EADDRNOTAVAIL',
-]);
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
 /** Node's codes for a request it refuses to make, and the TLS codes of a certificate refused before anything is sent. */
@@ -107,7 +101,7 @@ function endOfStatus(status: number): AttemptEnd {
 /** How an answer ended: a 2xx that is a web page (a proxy, a login page, a site at the Base URL) is not the API's answer. */
 export function endOfAnswer(status: number, headers: IDataObject, body: unknown): AttemptEnd {
 	const end = endOfStatus(status);
-	return end === 'answered' && isHtml(body, headers) ? 'not-json' : end;
+	return end === 'answered' && isHtml(body, headers) ? 'unusable' : end;
 }
 
 /**
@@ -125,15 +119,13 @@ export class ServiceAnswerError extends NodeApiError {
 	}
 }
 
-type RequestError = {
-	message?: unknown;
-	httpCode?: unknown;
-	code?: unknown;
-	cause?: { code?: unknown };
-	context?: { data?: unknown };
-};
+type RequestError = { message?: unknown; httpCode?: unknown; context?: { data?: unknown } };
 
-/** `deadlinePassed`: the attempt's own deadline aborted it. Anything unknown counts as a cut: the service may have received it. */
+/**
+ * `deadlinePassed`: the attempt's own deadline aborted it. Without an answer, the phase decides
+ * (failurePhase.ts): before the request was written, it did not reach the service; otherwise, or
+ * when unknown, it may have.
+ */
 export function classifyFailure(error: unknown, deadlinePassed = false): AttemptFailure {
 	if (error instanceof ServiceAnswerError) {
 		const { status, headers, body } = error;
@@ -147,20 +139,16 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 			rawMessage: `HTTP ${status}`,
 		};
 	}
-	if (deadlinePassed) return { end: 'timeout', code: 'ETIMEDOUT', rawMessage: 'timed out' };
-	const { message, httpCode, code, cause, context } = (error ?? {}) as RequestError;
-	// n8n puts the errno of a request without an answer (ECONNREFUSED…) in httpCode.
-	const errno = [httpCode, code, cause?.code].find(
-		(value) => typeof value === 'string' && /^[A-Z][A-Z0-9_]+$/.test(value),
-	) as string | undefined;
+	const { message, httpCode, context } = (error ?? {}) as RequestError;
 	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
 	const rawMessage = typeof message === 'string' ? message : 'Unknown error';
 	if (status !== undefined)
 		return { end: endOfStatus(status), status, body: context?.data, rawMessage };
-	if (errno && NOT_CONNECTED_CODES.has(errno))
-		return { end: 'not-connected', code: errno, rawMessage };
-	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
+	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
 	if (errno && NOT_SENT_CODE.test(errno)) return { end: 'not-sent', code: errno, rawMessage };
+	const phase = phaseOf(error);
+	if (phase) return { end: 'not-connected', phase, code: errno, rawMessage };
+	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
 	return { end: 'cut', code: errno, rawMessage };
 }
 

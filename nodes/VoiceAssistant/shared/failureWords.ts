@@ -58,11 +58,34 @@ type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; 
 
 /** The words for each way an attempt ends. */
 const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
-	'not-connected': ({ failure, context, retried }) => ({
-		message: `Could not connect to ${context.origin}: ${failure.code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${failure.code ?? 'unknown'})`}${retried}`,
-		description:
-			'Nothing reached the service. Check the Base URL in the credential and that the service is running.',
-	}),
+	'not-connected': ({ failure: { code, phase, durationMs, rawMessage }, context, retried }) => {
+		const nothing = 'Nothing reached the service.';
+		if (code === 'ETIMEDOUT') {
+			const ms = durationMs ?? context.timeoutMs ?? 0;
+			const took = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
+			return {
+				message: `Could not connect to ${context.origin} within ${took}${retried}`,
+				description: `${nothing} Check the Base URL in the credential and that the service is reachable.`,
+			};
+		}
+		if (phase === 'tls') {
+			const plainHttp =
+				context.origin.startsWith('https:') &&
+				/EPROTO|WRONG_VERSION|wrong version number|packet length too long/i.test(
+					`${code} ${rawMessage}`,
+				);
+			return {
+				message: `Could not connect to ${context.origin}: the TLS handshake failed (${code ?? 'unknown'})${retried}`,
+				description: plainHttp
+					? `${nothing} The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.`
+					: `${nothing} Check that the Base URL's port serves HTTPS.`,
+			};
+		}
+		return {
+			message: `Could not connect to ${context.origin}: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}${retried}`,
+			description: `${nothing} Check the Base URL in the credential and that the service is running.`,
+		};
+	},
 	'not-sent': ({ failure, context }) => ({
 		message: `The request to ${context.origin} could not be sent: ${failure.rawMessage}`,
 		description: 'Nothing reached the service.',
@@ -75,7 +98,7 @@ const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 		description: 'Raise the Timeout in the node settings (Request Options) if the service is slow.',
 	}),
 	answered: () => ({ message: 'The service answered' }),
-	'not-json': ({ failure, context }) => ({
+	unusable: ({ failure, context }) => ({
 		message: `The service answered HTTP ${failure.status}, but not as JSON${isHtml(failure.body, failure.headers) ? ' (an HTML page)' : ''}`,
 		description: `Check the Base URL in the credential: ${context.origin} should be the API, not a web page.`,
 	}),

@@ -17,7 +17,7 @@ export function isPushback(end: AttemptEnd): boolean {
 /** Answers that tell nothing about load: the service answered, with success or a refusal. */
 const ANSWERED: ReadonlySet<AttemptEnd> = new Set([
 	'answered',
-	'not-json',
+	'unusable',
 	'redirect',
 	'client-error',
 ]);

@@ -54,7 +54,7 @@ export function decideRetry(
 	);
 	if (waitedMs + delayMs <= policy.maxRetryWaitMs) return { retry: true, delayMs, guided };
 	// A Retry-After longer than the wait left fails at once, saying so (an hour would overflow a timer).
-	return guided && (retryAfterMs as number) > policy.maxRetryWaitMs - waitedMs
+	return retryAfterMs !== undefined && retryAfterMs > policy.maxRetryWaitMs - waitedMs
 		? { retry: false, askedMs: retryAfterMs }
 		: { retry: false };
 }

@@ -132,15 +132,19 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 				? stopOn(send, { error: caught })
 				: classifyFailure(caught, state.deadlinePassed);
 		}
+		const durationMs = clock.now() - startedAt;
 		if (!('end' in ended)) {
-			run.answered('answered', clock.now() - startedAt);
-			run.earlierTries?.keep(item.itemIndex, ended, ruleOf('answered', method).remember);
+			run.answered('answered', durationMs);
+			// An answer the operation's own check rejected is remembered only where the service may have acted.
+			const end = 'items' in ended ? 'answered' : 'unusable';
+			run.earlierTries?.keep(item.itemIndex, ended, ruleOf(end, method).remember);
 			return ended;
 		}
-		const failure = ended;
+		const failure = { ...ended, durationMs };
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
-		run.answered(failure.end, clock.now() - startedAt);
+		run.answered(failure.end, durationMs);
+		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
 		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);

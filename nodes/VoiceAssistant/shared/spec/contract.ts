@@ -32,6 +32,9 @@ function idProblem(id: unknown, label: string): Problem | undefined {
 	if (id === undefined || id === null || id === '') return problem(label, 'is required', '', id);
 	if (typeof id !== 'string') return problem(label, 'must be text', '', id);
 	if (id.trim() === '') return problem(label, 'must not be empty', '', id);
+	// Half of a surrogate pair (an id cut mid-emoji) has no UTF-8 form: the URL would carry another id.
+	if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(id))
+		return problem(label, 'must not hold half of a character pair (an emoji cut in two)', '', id);
 	return undefined;
 }
 
