@@ -2,8 +2,12 @@
  * The failure model (nodes/VoiceAssistant/shared/failureModel.ts) in real n8n on every version
  * claimed, with the packed package: whatever the service answers to a call start after placing it,
  * the call is not placed again, also under n8n's Retry On Fail, and the error says so; a message
- * containing an error code reaches the user as the node wrote it.
+ * containing an error code reaches the user as the node wrote it. Sent or not is judged by where
+ * the attempt failed: a connection cut after the service has the call start places it once; an
+ * https:// Base URL at the plain simulator fails in the TLS handshake, places nothing, and n8n's
+ * Retry On Fail tries it again.
  */
+import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import {
 	expectSuccess,
 	manualTrigger,
@@ -16,6 +20,51 @@ import {
 	workflow,
 } from './helpers';
 import { CALL_PATH, callStart, callStarts, emailOf, people } from './calls';
+import { API_KEY } from '../helpers/fixtures';
+import { CREDENTIAL_TYPE } from '../../tools/package-names';
+
+/**
+ * A TCP proxy to the simulator on 127.0.0.1 that counts connections; `cutAfter` resets the
+ * client's connection (no answer passes) once it says the service has the request.
+ */
+async function tcpProxy(target: () => URL, cutAfter?: () => Promise<boolean>) {
+	let connections = 0;
+	const server: Server = createServer((client: Socket) => {
+		connections++;
+		const upstream = createConnection(Number(target().port), '127.0.0.1');
+		upstream.on('error', () => client.destroy());
+		client.on('error', () => upstream.destroy());
+		client.pipe(upstream);
+		if (!cutAfter) return void upstream.pipe(client);
+		const poll = setInterval(() => {
+			void cutAfter().then((cut) => {
+				if (!cut || client.destroyed) return;
+				clearInterval(poll);
+				client.resetAndDestroy();
+				upstream.destroy();
+			});
+		}, 20);
+		client.once('close', () => clearInterval(poll));
+	});
+	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+	const { port } = server.address() as { port: number };
+	return {
+		port,
+		connections: () => connections,
+		close: async () => await new Promise<void>((resolve) => server.close(() => resolve())),
+	};
+}
+
+/** A credential of its own for a workflow whose Base URL is not the simulator's. */
+const credentialAt = (id: string, baseUrl: string) => ({
+	id,
+	name: `Voice Assistant (${id})`,
+	type: CREDENTIAL_TYPE,
+	data: { apiKey: API_KEY, baseUrl },
+});
+const usingCredential = (id: string) => ({
+	credentials: { [CREDENTIAL_TYPE]: { id, name: `Voice Assistant (${id})` } },
+});
 
 const CONTACT_PATH = '/api/v1/segment/contact/update';
 const sim = useSimulatorProcess();
@@ -38,9 +87,41 @@ const updateContact = (extra = {}) =>
 	);
 
 describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
+	let cutting: Awaited<ReturnType<typeof tcpProxy>>;
+	let counting: Awaited<ReturnType<typeof tcpProxy>>;
+	beforeAll(async () => {
+		const target = () => new URL(sim().url);
+		const callReceived = async () =>
+			callStarts(await sim().requests()).some((request) => request.status === 0);
+		cutting = await tcpProxy(target, callReceived);
+		counting = await tcpProxy(target);
+	});
+	afterAll(async () => {
+		await cutting.close();
+		await counting.close();
+	});
 	const { execute, requests } = useImportedN8n(sim, version, () => ({
-		credentials: [simulatorCredential(sim().url)],
+		credentials: [
+			simulatorCredential(sim().url),
+			credentialAt('vaFmCutCred', `http://127.0.0.1:${cutting.port}`),
+			credentialAt('vaFmTlsCred', `https://127.0.0.1:${counting.port}`),
+		],
 		workflows: [
+			workflow('vaFmCut', 'e2e: a call start cut after the service has it, Retry On Fail', [
+				manualTrigger(),
+				people('c', 1),
+				callStart({ ...retried, ...usingCredential('vaFmCutCred') }),
+			]),
+			workflow('vaFmTls', 'e2e: a call start to https:// at a plain HTTP port, Retry On Fail', [
+				manualTrigger(),
+				people('t', 1),
+				callStart({
+					retryOnFail: true,
+					maxTries: 2,
+					waitBetweenTries: 0,
+					...usingCredential('vaFmTlsCred'),
+				}),
+			]),
 			workflow('vaFmCalls', 'e2e: three call starts, Retry On Fail', [
 				manualTrigger(),
 				people('f', 3),
@@ -93,6 +174,40 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 			);
 		},
 	);
+
+	test('a call start whose connection is cut after the service has it: placed once, Retry On Fail sends it no more', async () => {
+		await sim().setOptions({ latencyMs: 1500 });
+		try {
+			const { status, run } = await execute('vaFmCut');
+			expect(status).toBe('error');
+			expect(callStarts(await requests())).toHaveLength(1);
+			await new Promise((resolve) => setTimeout(resolve, 1600));
+			const placed = (await sim().ledger()).applied.filter(
+				(entry) => entry.op === 'playground.call',
+			);
+			expect(placed).toHaveLength(1);
+			expect(run.data.resultData.runData.Call.at(-1)?.error?.message).toMatch(
+				/was dropped before an answer arrived: the call may have been placed; not sent again$/,
+			);
+		} finally {
+			await sim().setOptions({ latencyMs: 0 });
+		}
+	});
+
+	test('https:// at the plain simulator: the TLS words, nothing placed, sent again by the next try of Retry On Fail', async () => {
+		const before = counting.connections();
+		const { status, run } = await execute('vaFmTls');
+		expect(status).toBe('error');
+		expect(callStarts(await requests())).toHaveLength(0);
+		expect((await sim().ledger()).applied).toHaveLength(0);
+		// Each try of n8n's Retry On Fail sends it (the node's own retries add more): at least two.
+		expect(counting.connections() - before).toBeGreaterThanOrEqual(2);
+		const error = run.data.resultData.runData.Call.at(-1)?.error;
+		expect(error?.message).toMatch(
+			/^Could not connect to https:\/\/127\.0\.0\.1:\d+: the TLS handshake failed \(\w+\)/,
+		);
+		expect(error?.description).toMatch(/use http:\/\/ instead of https:\/\//);
+	});
 
 	const SAID = 'Database unavailable: connect ECONNREFUSED 10.0.3.4:5432';
 	test('a 500 whose message contains ECONNREFUSED reaches the user as the node wrote it', async () => {

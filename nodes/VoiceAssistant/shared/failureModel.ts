@@ -76,8 +76,7 @@ export interface AttemptFailure {
 	code?: string;
 	/** Where an attempt without an answer failed, when before its request was written. */
 	phase?: Phase;
-	/** How long the attempt took. */
-	durationMs?: number;
+	durationMs?: number; // how long the attempt took
 	retryAfter?: unknown;
 	body?: unknown;
 	headers?: IDataObject;

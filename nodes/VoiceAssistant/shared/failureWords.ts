@@ -58,32 +58,21 @@ type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; 
 
 /** The words for each way an attempt ends. */
 const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
-	'not-connected': ({ failure: { code, phase, durationMs, rawMessage }, context, retried }) => {
-		const nothing = 'Nothing reached the service.';
-		if (code === 'ETIMEDOUT') {
-			const ms = durationMs ?? context.timeoutMs ?? 0;
-			const took = ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`;
-			return {
-				message: `Could not connect to ${context.origin} within ${took}${retried}`,
-				description: `${nothing} Check the Base URL in the credential and that the service is reachable.`,
-			};
-		}
-		if (phase === 'tls') {
-			const plainHttp =
-				context.origin.startsWith('https:') &&
-				/EPROTO|WRONG_VERSION|wrong version number|packet length too long/i.test(
-					`${code} ${rawMessage}`,
-				);
-			return {
-				message: `Could not connect to ${context.origin}: the TLS handshake failed (${code ?? 'unknown'})${retried}`,
-				description: plainHttp
-					? `${nothing} The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.`
-					: `${nothing} Check that the Base URL's port serves HTTPS.`,
-			};
+	'not-connected': ({ failure: { code, phase, durationMs = 0, rawMessage }, context, retried }) => {
+		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
+		const plainHttp = /EPROTO|WRONG_VERSION|wrong version number|packet length too long/i;
+		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
+		let check = 'Check the Base URL in the credential and that the service is running.';
+		if (code === 'ETIMEDOUT') why = ` within ${took}`;
+		else if (phase === 'tls') {
+			why = `: the TLS handshake failed (${code ?? 'unknown'})`;
+			check = plainHttp.test(`${code} ${rawMessage}`)
+				? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
+				: "Check that the Base URL's port serves HTTPS.";
 		}
 		return {
-			message: `Could not connect to ${context.origin}: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}${retried}`,
-			description: `${nothing} Check the Base URL in the credential and that the service is running.`,
+			message: `Could not connect to ${context.origin}${why}${retried}`,
+			description: `Nothing reached the service. ${check}`,
 		};
 	},
 	'not-sent': ({ failure, context }) => ({
