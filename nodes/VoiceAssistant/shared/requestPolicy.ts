@@ -13,11 +13,17 @@ export interface RequestPolicy {
 	maxRetries: number;
 	/** Upper bound on the time one item spends sleeping between its attempts. */
 	maxRetryWaitMs: number;
+	/** Most attempts started in any second, across the runs of the account (StartCap); undefined: no cap. */
+	maxRequestsPerSecond?: number;
 	/** Set when an option is not a number: nothing may be sent then. */
 	problem?: string;
 }
 
-type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
+type NumericOption =
+	| 'maxConcurrency'
+	| 'maxRetries'
+	| 'maxRetryWaitSeconds'
+	| 'maxRequestsPerSecond';
 
 /**
  * A whole number within the range the UI shows for the option (values from expressions are not
@@ -61,6 +67,7 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const concurrency = readWholeNumber(options, 'maxConcurrency');
 	const retries = readWholeNumber(options, 'maxRetries');
 	const waitSeconds = readWholeNumber(options, 'maxRetryWaitSeconds');
+	const perSecond = readWholeNumber(options, 'maxRequestsPerSecond');
 	const adaptive = readFlag(options, 'adaptiveConcurrency');
 	const retry = readFlag(options, 'retryOnFailure');
 	const policy: RequestPolicy = {
@@ -70,11 +77,14 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 		maxRetries: retries.value ?? defaults.maxRetries,
 		maxRetryWaitMs:
 			waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
+		// 0 (the default) is no cap.
+		maxRequestsPerSecond: perSecond.value || undefined,
 	};
 	const problem =
 		concurrency.problem ??
 		retries.problem ??
 		waitSeconds.problem ??
+		perSecond.problem ??
 		adaptive.problem ??
 		retry.problem;
 	return problem ? { ...policy, problem } : policy;
@@ -104,6 +114,15 @@ export const requestPolicyOptions: INodeProperties = {
 			default: 1000,
 			description:
 				'Most requests in flight at once across all input items of one run: the ceiling when concurrency adapts to the service, the exact number otherwise (then set it to what the service allows)',
+		},
+		{
+			displayName: 'Max Requests per Second',
+			name: 'maxRequestsPerSecond',
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1000 },
+			default: 0,
+			description:
+				"Most requests started in any second, across all input items of the run and the runs using the same credential in this n8n instance (or worker), evenly spaced from the first item. Set it to the service's rate limit; use it instead of n8n's Batching. 0: no limit (the pace follows the service's 429 answers).",
 		},
 		{
 			displayName: 'Max Retries',

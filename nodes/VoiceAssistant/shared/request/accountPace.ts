@@ -2,23 +2,39 @@
 // and key), joined by the runs that send to it and ended when the last one leaves.
 import { createHash } from 'crypto';
 import { parseUrl } from '../url';
-import { PaceGate } from './paceGate';
+import { PaceGate, type Turns } from './paceGate';
 import { RatePacer } from './ratePacer';
+import { StartCap } from './startCap';
 
 /**
  * The pace of one service account and the runs of this process sending to it. A rate limit
  * belongs to the account, not to a run: runs that overlap (two executions, an agent's tool calls
- * during a bulk run, a worker's executions) take turns at one pace. Runs that do not overlap share
- * nothing: the last run to leave ends the pace.
+ * during a bulk run, a worker's executions) take turns at one pace: the automatic pacer's, within
+ * the lowest Max Requests per Second its runs set. Runs that do not overlap share nothing: the
+ * last run to leave ends the pace.
  */
-export class AccountPace {
+export class AccountPace implements Turns {
 	readonly pacer = new RatePacer();
 
-	readonly gate = new PaceGate(this.pacer);
+	readonly cap = new StartCap();
 
-	readonly members = new Set<object>();
+	readonly gate = new PaceGate(this);
+
+	/** Each run and its Max Requests per Second (undefined: none). */
+	readonly members = new Map<object, number | undefined>();
 
 	constructor(readonly account: string) {}
+
+	nextTurnIn(): number {
+		const rates = [...this.members.values()].filter((rate) => rate !== undefined);
+		const rate = rates.length ? Math.min(...rates) : undefined;
+		return Math.max(this.pacer.nextTurnIn(), this.cap.nextTurnIn(rate));
+	}
+
+	takeTurn(waited: boolean): void {
+		this.pacer.takeTurn(waited);
+		this.cap.takeTurn();
+	}
 }
 
 /** By a hash of the account: the map never holds the key. */
@@ -35,13 +51,13 @@ export function accountOf(root: string, apiKey: string | undefined): string {
 		.digest('hex');
 }
 
-export function joinAccountPace(account: string, run: object): AccountPace {
+export function joinAccountPace(account: string, run: object, maxPerSecond?: number): AccountPace {
 	let pace = paces.get(account);
 	if (!pace) {
 		pace = new AccountPace(account);
 		paces.set(account, pace);
 	}
-	pace.members.add(run);
+	pace.members.set(run, maxPerSecond);
 	return pace;
 }
 

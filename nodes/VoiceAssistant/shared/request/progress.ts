@@ -73,8 +73,8 @@ export class Progress {
 
 	private summarized = false;
 
-	/** Once per run: when every item has its outcome, or when the run ends before. */
-	logSummary(how: string): void {
+	/** Once per run: when every item has its outcome, or when the run ends before. `advice` ends the line. */
+	logSummary(how: string, advice = ''): void {
 		if (this.summarized) return;
 		this.summarized = true;
 		const lowest = this.figures.pace().lowest;
@@ -83,7 +83,7 @@ export class Progress {
 				? ''
 				: `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
 		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}`,
+			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}${advice}`,
 		);
 	}
 }

@@ -135,9 +135,11 @@ export class Run {
 		return await this.target;
 	}
 
-	/** In automatic mode, a run that sends takes turns at its account's pace until it ends. */
+	/** In automatic mode or with Max Requests per Second, a run that sends takes turns at its account's pace until it ends. */
 	private joinPace(account: string): void {
-		if (this.limit && !this.ending && !this.pace) this.pace = joinAccountPace(account, this);
+		const { maxRequestsPerSecond } = this.policy;
+		if ((this.limit || maxRequestsPerSecond) && !this.ending && !this.pace)
+			this.pace = joinAccountPace(account, this, maxRequestsPerSecond);
 	}
 
 	/**
@@ -192,6 +194,10 @@ export class Run {
 			stopped: 'stopped',
 			cancelled: 'cancelled',
 		}[ending];
-		this.progress.logSummary(how);
+		// n8n pauses between batches while preparing, and nothing is sent before every item is prepared.
+		const batching = this.loop.batching
+			? ". n8n's Batching held back the first request until the last batch was prepared: to space requests, set Max Requests per Second (Options) and turn Batching off"
+			: '';
+		this.progress.logSummary(how, batching);
 	}
 }
