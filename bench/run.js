@@ -55,12 +55,12 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  * @typedef {{
  *   wallMs: number, processMs?: number, requestsPerSec: number, msPerItem?: number, p50Ms: number, p99Ms: number,
  *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
- *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, failures?: Record<string, number>,
+ *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, mostInAnySecond?: number, failures?: Record<string, number>,
  *   executionFailed?: boolean, summaryLine?: string, synced?: number,
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
  * @typedef {(name: string, count: number, run: () => Promise<Figures>, extra?: { rate?: number }) => Promise<void>} Recorder
- * @typedef {{ id: string, target: string, count: number, options?: Record<string, unknown>, shape?: import('./workflows').Shape }} RowSpec
+ * @typedef {{ id: string, target: string, count: number, options?: Record<string, unknown>, shape?: import('./workflows').Shape, batching?: { batchSize: number, batchInterval: number } }} RowSpec
  */
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
@@ -167,6 +167,7 @@ async function served(sim, count, wallMs) {
 		duplicates: summary.duplicatedChanges,
 		requests: summary.total,
 		byStatus: summary.byStatus,
+		mostInAnySecond: summary.mostInAnySecond,
 		// From the first request the service received to its last answer: the run's sending alone,
 		// without n8n preparing the items first.
 		sendingMs:
@@ -183,7 +184,7 @@ async function served(sim, count, wallMs) {
  * @param {RowSpec} row
  * @returns {Promise<Figures>}
  */
-async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
+async function n8nRow(ctx, sim, { id, target, count, options, shape, batching }) {
 	const workflow = benchWorkflow({
 		id,
 		target,
@@ -192,6 +193,7 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape }) {
 		baseUrl: sim.url,
 		options,
 		shape,
+		batching,
 	});
 	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
 	await sim.reset();
@@ -712,6 +714,80 @@ function dryRunReport(rows) {
 }
 
 /**
+ * Max Requests per Second (issue 35): behind a service limit set to it, against an unlimited
+ * service, and instead of n8n's Batching (beside the HTTP Request node with the same Batching).
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
+async function capRows(sim, ctx, record) {
+	const rate = 200;
+	await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
+	await sleep(1500); // a full bucket
+	await record(
+		`Voice Assistant (Map Automatically), Max Requests per Second ${rate}, rate limit ${rate}/s`,
+		10_000,
+		() =>
+			n8nRow(ctx, sim, {
+				id: 'oursCapLimited',
+				target: 'ours',
+				count: 10_000,
+				options: { maxRequestsPerSecond: rate },
+			}),
+		{ rate },
+	);
+	await setSimulator(sim, {});
+	await record(
+		'Voice Assistant (Map Automatically), Max Requests per Second 100, no limit',
+		3_000,
+		() =>
+			n8nRow(ctx, sim, {
+				id: 'oursCapUnlimited',
+				target: 'ours',
+				count: 3_000,
+				options: { maxRequestsPerSecond: 100 },
+			}),
+	);
+	const batching = { batchSize: 10, batchInterval: 1000 };
+	await record('HTTP Request node, Batching 10 per 1 s', 50, () =>
+		n8nRow(ctx, sim, { id: 'httpBatching', target: 'httpRequest', count: 50, batching }),
+	);
+	await record('Voice Assistant (Map Automatically), Batching 10 per 1 s', 50, () =>
+		n8nRow(ctx, sim, { id: 'oursBatching', target: 'ours', count: 50, batching }),
+	);
+	await record('Voice Assistant (Map Automatically), Max Requests per Second 10', 50, () =>
+		n8nRow(ctx, sim, {
+			id: 'oursCap10',
+			target: 'ours',
+			count: 50,
+			options: { maxRequestsPerSecond: 10 },
+		}),
+	);
+}
+
+/**
+ * The Max Requests per Second rows against the issue's targets.
+ * @param {Row[]} rows
+ */
+function capReport(rows) {
+	const lines = [];
+	for (const row of rows.filter((r) => /Max Requests per Second|Batching/.test(r.name))) {
+		const { result } = row;
+		const throttled = result.byStatus?.[429] ?? 0;
+		const sending = result.sendingMs ?? 0;
+		const ideal = row.rate ? (row.count / row.rate) * 1000 : undefined;
+		lines.push(
+			`${row.name}: ${result.applied} / ${row.count} applied, whole run ${num(result.wallMs / 1000, 1)} s, ` +
+				`first request after ${num((result.wallMs - sending) / 1000, 1)} s, at most ${result.mostInAnySecond} requests received in any second` +
+				(ideal
+					? `, wall ${num(result.wallMs / ideal, 3)} × N/R, first request to last answer ${num(sending / ideal, 3)} × N/R, 429 answers ${throttled} of ${result.requests} (${share(throttled, result.requests ?? 0)})`
+					: ''),
+		);
+	}
+	return lines.length ? `Max Requests per Second:\n${lines.join('\n')}` : '';
+}
+
+/**
  * Issue 10's rows: default settings on both sides, the HTTP Request node in the same run.
  * @param {Sim} sim
  * @param {Ctx} ctx
@@ -863,6 +939,7 @@ async function main() {
 		else {
 			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
 			await defaultsRows(sim, ctx, record);
+			await capRows(sim, ctx, record);
 		}
 
 		if (args.has('--big') && !args.has('--chain') && !args.has('--dry-run')) {
@@ -877,7 +954,7 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n\n${capReport(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });

@@ -191,15 +191,23 @@ function dryRun(target) {
 
 /**
  * A whole workflow for `n8n import:workflow`: Manual Trigger → Code (`count` contacts) → the target.
- * @param {{ id: string, target: string, count: number, apiKey: string, baseUrl: string, options?: Record<string, unknown>, shape?: Shape }} row
+ * @param {{ id: string, target: string, count: number, apiKey: string, baseUrl: string, options?: Record<string, unknown>, shape?: Shape, batching?: { batchSize: number, batchInterval: number } }} row
  * @returns {Workflow}
  */
-function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape }) {
+function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape, batching }) {
 	const node = {
 		name: TARGET,
 		onError: 'continueRegularOutput',
 		...targets[target](apiKey, baseUrl, options),
 	};
+	// n8n's Batching: the HTTP Request node's Options, a declarative node's Request Options.
+	if (batching && target.startsWith('http'))
+		node.parameters = {
+			...node.parameters,
+			options: { ...node.parameters.options, batching: { batch: batching } },
+		};
+	else if (batching)
+		node.parameters = { ...node.parameters, requestOptions: { batching: { batch: batching } } };
 	return workflow(id, `bench ${id}`, [
 		manualTrigger(),
 		codeNode('Contacts', contactsCode(count, id, shape)),

@@ -86,10 +86,24 @@ describe('the Options read', () => {
 			expect(requestPolicyOptions.options?.map((option) => option.name)).toEqual([
 				'adaptiveConcurrency',
 				'maxConcurrency',
+				'maxRequestsPerSecond',
 				'maxRetries',
 				'maxRetryWaitSeconds',
 				'retryOnFailure',
 			]);
+		});
+
+		it('Max Requests per Second: off at 0 (the default) or below, held to 1,000, whole numbers', () => {
+			expect(readRequestPolicy({ maxRequestsPerSecond: 200 }).maxRequestsPerSecond).toBe(200);
+			expect(readRequestPolicy({ maxRequestsPerSecond: '12.9' }).maxRequestsPerSecond).toBe(12);
+			expect(readRequestPolicy({ maxRequestsPerSecond: 50_000 }).maxRequestsPerSecond).toBe(1000);
+			for (const off of [0, -5, '', undefined])
+				expect(
+					readRequestPolicy({ maxRequestsPerSecond: off }).maxRequestsPerSecond,
+				).toBeUndefined();
+			expect(readRequestPolicy({ maxRequestsPerSecond: 'fast' }).problem).toBe(
+				'"Max Requests per Second" (Options) must be a number',
+			);
 		});
 
 		it('reads the values a user sets', () => {

@@ -4,6 +4,9 @@
  * runs on a fake clock; the runs in n8n's engine count the simulator's arrival times.
  */
 import fc from 'fast-check';
+import { Container } from '@n8n/di';
+// The logger alone: the package's index loads modules that keep timers running.
+import { Logger } from '@n8n/backend-common/dist/logging/logger';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { CAP_WINDOW_MS, StartCap } from '../nodes/VoiceAssistant/shared/request/startCap';
 import { AccountPace } from '../nodes/VoiceAssistant/shared/request/accountPace';
@@ -99,6 +102,21 @@ describe('Max Requests per Second, in n8n', () => {
 		const { error } = await run(contacts({ maxRequestsPerSecond: 5 }), rows(20));
 		expect(error?.message).toMatch(/HTTP 422/);
 		expect(sim().requests.length).toBeLessThanOrEqual(2);
+	});
+
+	it("a run with n8n's Batching says in its summary what Batching cost and names Max Requests per Second", async () => {
+		const lines: string[] = [];
+		const log = (message: string) => void lines.push(message);
+		const logger = { info: log, warn: log, error: log, debug: () => undefined };
+		Container.set(Logger, { ...logger, scoped: () => logger } as unknown as Logger);
+		const batching = { batching: { batch: { batchSize: 2, batchInterval: 50 } } };
+		const { error } = await run({ ...contacts(), requestOptions: batching }, rows(4));
+		expect(error).toBeUndefined();
+		expect(lines.filter((line) => line.includes(': done: 4 items'))).toEqual([
+			expect.stringMatching(
+				/Batching held back the first request until the last batch was prepared: to space requests, set Max Requests per Second \(Options\) and turn Batching off$/,
+			),
+		]);
 	});
 
 	it('set by an expression that is not a number: a clear error, nothing sent', async () => {

@@ -102,6 +102,24 @@ const bulkWorkflow = workflow(BULK_WORKFLOW, 'queue: contact updates from a webh
 	}),
 ]);
 
+/** The same updates with Max Requests per Second: the cap holds on a worker. */
+const CAPPED_WORKFLOW = 'vaQueueCapped1';
+const CAP_PER_SECOND = 20;
+const cappedWorkflow = workflow(
+	CAPPED_WORKFLOW,
+	'queue: contact updates, Max Requests per Second',
+	[
+		webhookNode('va-queue-capped', '7d1f4a52-0c55-4f51-9a0e-000000000004'),
+		codeNode('Contacts', CONTACTS_CODE),
+		voiceAssistant('Update contacts', {
+			resource: 'segmentContact',
+			operation: 'update',
+			mappingMode: 'auto',
+			options: { maxRequestsPerSecond: CAP_PER_SECOND },
+		}),
+	],
+);
+
 function readCallExample(): Workflow {
 	return readExample(CALLS_EXAMPLE);
 }
@@ -332,12 +350,13 @@ describe.each(queueVersions())(
 				],
 				workflows: [
 					bulkWorkflow,
+					cappedWorkflow,
 					callsWorkflow(),
 					dryCallsWorkflow(),
 					WEBHOOK_EXAMPLE,
 					scheduledWorkflow(),
 				],
-				publish: [BULK_WORKFLOW, CALLS_WORKFLOW, DRY_WORKFLOW, WEBHOOK_EXAMPLE.id],
+				publish: [BULK_WORKFLOW, CAPPED_WORKFLOW, CALLS_WORKFLOW, DRY_WORKFLOW, WEBHOOK_EXAMPLE.id],
 				log,
 			});
 			executions = executionsOf(postgres as Postgres, cluster.database);
@@ -388,6 +407,21 @@ describe.each(queueVersions())(
 			expect(outputOf(run, 'Start call').map((item) => item.json.phone_number)).toEqual(
 				phones(batch).map((phone) => [phone]),
 			);
+		});
+
+		test(`Max Requests per Second ${CAP_PER_SECOND} on a worker: at most ${CAP_PER_SECOND} requests received in any second, the first at once`, async () => {
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
+			const batch = { batch: 'capped', count: 60, phonePrefix: '+1555400' };
+			const id = await start('va-queue-capped', batch);
+			const [row] = await executions.waitForFinished([id]);
+			expect(row.status).toBe('success');
+			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			const summary = await sim().summary();
+			expect(summary.distinctChanges).toBe(batch.count);
+			expect(summary.mostInAnySecond).toBeLessThanOrEqual(CAP_PER_SECOND);
+			// Evenly spaced from the first: 60 at 20 a second take about three seconds, not more.
+			expect((summary.lastAt ?? 0) - (summary.firstAt ?? 0)).toBeLessThan(4_000);
 		});
 
 		test('Dry Run on a worker: each call start comes out as its request, nothing is sent', async () => {

@@ -80,7 +80,8 @@ function percentile(sorted, p) {
 
 /**
  * Figures for benchmarks, small however many requests were recorded: counts by status,
- * server-side latency percentiles, and how often each change was applied.
+ * server-side latency percentiles, the most requests received in any second, and how often each
+ * change was applied.
  * @param {import('./index').Simulator} sim
  */
 function summarize(sim) {
@@ -100,6 +101,12 @@ function summarize(sim) {
 	}
 	latencies.sort((a, b) => a - b);
 	const counts = [...sim.ledger.countsByKey.values()];
+	// The most requests received within any 1,000 ms (requests are recorded in arrival order).
+	let mostInAnySecond = 0;
+	for (let last = 0, first = 0; last < sim.requests.length; last++) {
+		while (sim.requests[first].receivedAt <= sim.requests[last].receivedAt - 1000) first++;
+		mostInAnySecond = Math.max(mostInAnySecond, last - first + 1);
+	}
 	return {
 		total: sim.requests.length,
 		maxInFlight: sim.stats.maxInFlight,
@@ -108,6 +115,7 @@ function summarize(sim) {
 		p99Ms: percentile(latencies, 99),
 		firstAt: Number.isFinite(firstAt) ? firstAt : undefined,
 		lastAt: lastAt || undefined,
+		mostInAnySecond,
 		appliedChanges: sim.ledger.applied.length,
 		distinctChanges: counts.length,
 		duplicatedChanges: counts.filter((count) => count > 1).length,

@@ -122,6 +122,12 @@ const PANELS = [
 	},
 ];
 
+// Every operation's Options hold Max Requests per Second: set, it shows in each panel.
+for (const panel of PANELS) {
+	panel.parameters.options = { maxRequestsPerSecond: 10 };
+	panel.labels.push('Max Requests per Second');
+}
+
 const ACTIONS = PANELS.map((panel) => panel.node);
 
 /** Every picture the check takes, by file name (without .png). */
