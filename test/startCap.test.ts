@@ -8,7 +8,11 @@ import { Container } from '@n8n/di';
 // The logger alone: the package's index loads modules that keep timers running.
 import { Logger } from '@n8n/backend-common/dist/logging/logger';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import { CAP_WINDOW_MS, StartCap } from '../nodes/VoiceAssistant/shared/request/startCap';
+import {
+	CAP_WINDOW_MS,
+	CATCH_UP_MS,
+	StartCap,
+} from '../nodes/VoiceAssistant/shared/request/startCap';
 import { AccountPace } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { useSimulator } from './helpers/simulator';
@@ -30,7 +34,7 @@ describe('StartCap, on a fake clock', () => {
 	beforeEach(() => useClock(fakeClock));
 	afterEach(() => useClock(realClock));
 
-	it('never lets more than the rate start in any window, and each attempt waits at most one spacing behind the one before', () => {
+	it('never lets more than the rate start in any window, and each attempt waits at most one spacing (and the catch-up) behind the one before', () => {
 		fc.assert(
 			fc.property(
 				fc.integer({ min: 1, max: 300 }),
@@ -41,10 +45,10 @@ describe('StartCap, on a fake clock', () => {
 					for (const gap of gaps) {
 						now += gap; // the attempt arrives
 						const wait = cap.nextTurnIn(rate);
-						expect(wait).toBeLessThanOrEqual(Math.ceil(CAP_WINDOW_MS / rate));
+						expect(wait).toBeLessThanOrEqual(Math.ceil(CAP_WINDOW_MS / rate) + CATCH_UP_MS);
 						now += wait;
 						expect(cap.nextTurnIn(rate)).toBe(0);
-						cap.takeTurn();
+						cap.takeTurn(rate);
 						starts.push(now);
 					}
 					expect(mostInWindow(starts, CAP_WINDOW_MS)).toBeLessThanOrEqual(rate);
@@ -55,7 +59,7 @@ describe('StartCap, on a fake clock', () => {
 
 	it('without a rate it never holds an attempt back', () => {
 		const cap = new StartCap();
-		for (let i = 0; i < 100; i++) cap.takeTurn();
+		for (let i = 0; i < 100; i++) cap.takeTurn(undefined);
 		expect(cap.nextTurnIn(undefined)).toBe(0);
 	});
 
@@ -65,11 +69,23 @@ describe('StartCap, on a fake clock', () => {
 		pace.members.set(bulk, 100);
 		pace.members.set(agent, 10);
 		pace.takeTurn(false);
-		expect(pace.nextTurnIn()).toBe(Math.ceil(CAP_WINDOW_MS / 10));
+		const spacing = (rate: number) => CAP_WINDOW_MS / rate;
+		expect(pace.nextTurnIn()).toBeGreaterThanOrEqual(spacing(10) - CATCH_UP_MS);
 		pace.members.delete(agent);
-		expect(pace.nextTurnIn()).toBe(Math.ceil(CAP_WINDOW_MS / 100));
+		now += 1000;
+		pace.takeTurn(false);
+		expect(pace.nextTurnIn()).toBeLessThanOrEqual(Math.ceil(spacing(100)));
+		expect(pace.nextTurnIn()).toBeGreaterThanOrEqual(spacing(100) - CATCH_UP_MS);
 	});
 });
+
+/**
+ * The simulator shares this process's event loop with n8n: a request is recorded up to tens of
+ * milliseconds after it left (the first of a run also waits for its connection). The arrival
+ * windows here are that much shorter; the e2e suite and the benchmark count whole seconds at a
+ * simulator of its own.
+ */
+const IN_PROCESS_WINDOW_MS = 950;
 
 describe('Max Requests per Second, in n8n', () => {
 	const sim = useSimulator();
@@ -85,7 +101,7 @@ describe('Max Requests per Second, in n8n', () => {
 		]);
 		expect(first.error ?? second.error).toBeUndefined();
 		expect(sim().requests).toHaveLength(30);
-		expect(mostInWindow(arrivals(), 1000)).toBeLessThanOrEqual(20);
+		expect(mostInWindow(arrivals(), IN_PROCESS_WINDOW_MS)).toBeLessThanOrEqual(20);
 		expect(Math.min(...arrivals()) - started).toBeLessThan(1000);
 	});
 
@@ -94,7 +110,7 @@ describe('Max Requests per Second, in n8n', () => {
 		const { error } = await run(contacts({ maxRequestsPerSecond: 10 }), rows(10));
 		expect(error).toBeUndefined();
 		expect(sim().requests).toHaveLength(15);
-		expect(mostInWindow(arrivals(), 1000)).toBeLessThanOrEqual(10);
+		expect(mostInWindow(arrivals(), IN_PROCESS_WINDOW_MS)).toBeLessThanOrEqual(10);
 	});
 
 	it('a failure without Continue On Fail stops the run: nothing waiting for its turn starts after it', async () => {

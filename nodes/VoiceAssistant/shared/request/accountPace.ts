@@ -25,15 +25,19 @@ export class AccountPace implements Turns {
 
 	constructor(readonly account: string) {}
 
-	nextTurnIn(): number {
+	/** The lowest Max Requests per Second of the runs, if any sets one. */
+	private get maxPerSecond(): number | undefined {
 		const rates = [...this.members.values()].filter((rate) => rate !== undefined);
-		const rate = rates.length ? Math.min(...rates) : undefined;
-		return Math.max(this.pacer.nextTurnIn(), this.cap.nextTurnIn(rate));
+		return rates.length ? Math.min(...rates) : undefined;
+	}
+
+	nextTurnIn(): number {
+		return Math.max(this.pacer.nextTurnIn(), this.cap.nextTurnIn(this.maxPerSecond));
 	}
 
 	takeTurn(waited: boolean): void {
 		this.pacer.takeTurn(waited);
-		this.cap.takeTurn();
+		this.cap.takeTurn(this.maxPerSecond);
 	}
 }
 

@@ -3,33 +3,38 @@
 import { clock } from '../clock';
 
 /**
- * A second and a half percent: requests started within a second may reach the service a few
+ * A percent over a second: requests started within a second may reach the service a few
  * milliseconds apart from how they left, and the service counts by arrival.
  */
-export const CAP_WINDOW_MS = 1005;
+export const CAP_WINDOW_MS = 1010;
+/** Turns a late timer missed are made up to this much (the window still holds). */
+export const CATCH_UP_MS = 10;
 
-/** The starts of the last window, oldest first; the cap's rate is given at each turn (runs of one account may set different ones: the lowest holds). */
+/** The starts of the last window, oldest first, and when the next one is due. */
 export class StartCap {
 	private starts: number[] = [];
 
-	/** How long until the next attempt may start at `rate` a second (0: now). */
+	private nextAt = 0;
+
+	/** How long until the next attempt may start at `rate` a second (0: now; no rate, no cap). */
 	nextTurnIn(rate: number | undefined): number {
 		if (!rate) return 0;
 		const now = clock.now();
-		this.forgetBefore(now - CAP_WINDOW_MS);
+		let old = 0;
+		while (old < this.starts.length && this.starts[old] <= now - CAP_WINDOW_MS) old++;
+		if (old > 0) this.starts = this.starts.slice(old);
 		const { starts } = this;
 		const full = starts.length >= rate ? starts[starts.length - rate] + CAP_WINDOW_MS : 0;
-		const spaced = starts.length ? starts[starts.length - 1] + CAP_WINDOW_MS / rate : 0;
-		return Math.max(0, Math.ceil(Math.max(full, spaced) - now));
+		return Math.max(0, Math.ceil(Math.max(full, this.nextAt) - now));
 	}
 
-	takeTurn(): void {
-		this.starts.push(clock.now());
-	}
-
-	private forgetBefore(time: number): void {
-		let old = 0;
-		while (old < this.starts.length && this.starts[old] <= time) old++;
-		if (old > 0) this.starts = this.starts.slice(old);
+	/** An attempt starts now; `rate`: the cap it started under. */
+	takeTurn(rate: number | undefined): void {
+		if (!rate) return;
+		const now = clock.now();
+		this.starts.push(now);
+		// A turn at most CATCH_UP_MS late keeps the schedule; after an idle spell it starts anew.
+		const due = this.nextAt >= now - CATCH_UP_MS ? this.nextAt : now;
+		this.nextAt = due + CAP_WINDOW_MS / rate;
 	}
 }
