@@ -55,7 +55,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  * @typedef {{
  *   wallMs: number, processMs?: number, requestsPerSec: number, msPerItem?: number, p50Ms: number, p99Ms: number,
  *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
- *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, mostInAnySecond?: number, failures?: Record<string, number>,
+ *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, mostInAnySecond?: number, mostInAClockSecond?: number, failures?: Record<string, number>,
  *   executionFailed?: boolean, summaryLine?: string, synced?: number,
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
@@ -168,6 +168,7 @@ async function served(sim, count, wallMs) {
 		requests: summary.total,
 		byStatus: summary.byStatus,
 		mostInAnySecond: summary.mostInAnySecond,
+		mostInAClockSecond: summary.mostInAClockSecond,
 		// From the first request the service received to its last answer: the run's sending alone,
 		// without n8n preparing the items first.
 		sendingMs:
@@ -778,7 +779,7 @@ function capReport(rows) {
 		const ideal = row.rate ? (row.count / row.rate) * 1000 : undefined;
 		lines.push(
 			`${row.name}: ${result.applied} / ${row.count} applied, whole run ${num(result.wallMs / 1000, 1)} s, ` +
-				`first request after ${num((result.wallMs - sending) / 1000, 1)} s, at most ${result.mostInAnySecond} requests received in any second` +
+				`first request after ${num((result.wallMs - sending) / 1000, 1)} s, at most ${result.mostInAnySecond} requests received in any 1,000 ms (${result.mostInAClockSecond} in a second of the clock)` +
 				(ideal
 					? `, wall ${num(result.wallMs / ideal, 3)} × N/R, first request to last answer ${num(sending / ideal, 3)} × N/R, 429 answers ${throttled} of ${result.requests} (${share(throttled, result.requests ?? 0)})`
 					: ''),

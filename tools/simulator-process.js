@@ -16,7 +16,7 @@ const CLI = path.resolve(__dirname, '..', 'test', 'simulator', 'cli.js');
  * @typedef {import('../test/simulator').RecordedRequest} RecordedRequest
  * @typedef {{
  *   total: number, maxInFlight: number, byStatus: Record<string, number>, p50Ms: number, p99Ms: number,
- *   firstAt?: number, lastAt?: number, mostInAnySecond: number, appliedChanges: number, distinctChanges: number, duplicatedChanges: number,
+ *   firstAt?: number, lastAt?: number, mostInAnySecond: number, mostInAClockSecond: number, appliedChanges: number, distinctChanges: number, duplicatedChanges: number,
  * }} SimulatorSummary what GET /__sim/summary answers (test/simulator/control.js)
  * @typedef {{ applied: Array<{ op: string, id?: string, body: any }>, countsByKey: Record<string, number> }} LedgerJson
  * @typedef {{

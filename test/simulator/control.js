@@ -80,7 +80,8 @@ function percentile(sorted, p) {
 
 /**
  * Figures for benchmarks, small however many requests were recorded: counts by status,
- * server-side latency percentiles, the most requests received in any second, and how often each
+ * server-side latency percentiles, the most requests received in any 1,000 ms and in a second of
+ * the clock, and how often each
  * change was applied.
  * @param {import('./index').Simulator} sim
  */
@@ -101,11 +102,17 @@ function summarize(sim) {
 	}
 	latencies.sort((a, b) => a - b);
 	const counts = [...sim.ledger.countsByKey.values()];
-	// The most requests received within any 1,000 ms (requests are recorded in arrival order).
+	// The most requests received within any 1,000 ms (requests are recorded in arrival order), and
+	// within one second of the clock.
 	let mostInAnySecond = 0;
+	/** @type {Map<number, number>} */
+	const byClockSecond = new Map();
 	for (let last = 0, first = 0; last < sim.requests.length; last++) {
-		while (sim.requests[first].receivedAt <= sim.requests[last].receivedAt - 1000) first++;
+		const { receivedAt } = sim.requests[last];
+		while (sim.requests[first].receivedAt <= receivedAt - 1000) first++;
 		mostInAnySecond = Math.max(mostInAnySecond, last - first + 1);
+		const second = Math.floor(receivedAt / 1000);
+		byClockSecond.set(second, (byClockSecond.get(second) ?? 0) + 1);
 	}
 	return {
 		total: sim.requests.length,
@@ -116,6 +123,7 @@ function summarize(sim) {
 		firstAt: Number.isFinite(firstAt) ? firstAt : undefined,
 		lastAt: lastAt || undefined,
 		mostInAnySecond,
+		mostInAClockSecond: Math.max(0, ...byClockSecond.values()),
 		appliedChanges: sim.ledger.applied.length,
 		distinctChanges: counts.length,
 		duplicatedChanges: counts.filter((count) => count > 1).length,

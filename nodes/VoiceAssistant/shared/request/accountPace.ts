@@ -20,24 +20,21 @@ export class AccountPace implements Turns {
 
 	readonly gate = new PaceGate(this);
 
-	/** Each run and its Max Requests per Second (undefined: none). */
-	readonly members = new Map<object, number | undefined>();
+	/** Each run and its Max Requests per Second (Infinity: none). */
+	readonly members = new Map<object, number>();
 
 	constructor(readonly account: string) {}
 
-	/** The lowest Max Requests per Second of the runs, if any sets one. */
-	private get maxPerSecond(): number | undefined {
-		const rates = [...this.members.values()].filter((rate) => rate !== undefined);
-		return rates.length ? Math.min(...rates) : undefined;
-	}
-
 	nextTurnIn(): number {
-		return Math.max(this.pacer.nextTurnIn(), this.cap.nextTurnIn(this.maxPerSecond));
+		return Math.max(
+			this.pacer.nextTurnIn(),
+			this.cap.nextTurnIn(Math.min(...this.members.values())),
+		);
 	}
 
 	takeTurn(waited: boolean): void {
 		this.pacer.takeTurn(waited);
-		this.cap.takeTurn(this.maxPerSecond);
+		this.cap.takeTurn(Math.min(...this.members.values()));
 	}
 }
 
@@ -61,7 +58,7 @@ export function joinAccountPace(account: string, run: object, maxPerSecond?: num
 		pace = new AccountPace(account);
 		paces.set(account, pace);
 	}
-	pace.members.set(run, maxPerSecond);
+	pace.members.set(run, maxPerSecond ?? Infinity);
 	return pace;
 }
 

@@ -2,6 +2,10 @@
 import type { Logger } from 'n8n-workflow';
 import { clock } from '../clock';
 
+/** n8n pauses between batches while preparing, and the node sends nothing before every item is prepared. */
+const BATCHING_ADVICE =
+	". n8n's Batching held back the first request until the last batch was prepared: to space requests, set Max Requests per Second (Options) and turn Batching off";
+
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;
 
@@ -73,8 +77,8 @@ export class Progress {
 
 	private summarized = false;
 
-	/** Once per run: when every item has its outcome, or when the run ends before. `advice` ends the line. */
-	logSummary(how: string, advice = ''): void {
+	/** Once per run: when every item has its outcome, or when the run ends before. */
+	logSummary(how: string, batching = false): void {
 		if (this.summarized) return;
 		this.summarized = true;
 		const lowest = this.figures.pace().lowest;
@@ -83,7 +87,7 @@ export class Progress {
 				? ''
 				: `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
 		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}${advice}`,
+			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}${batching ? BATCHING_ADVICE : ''}`,
 		);
 	}
 }

@@ -194,10 +194,6 @@ export class Run {
 			stopped: 'stopped',
 			cancelled: 'cancelled',
 		}[ending];
-		// n8n pauses between batches while preparing, and nothing is sent before every item is prepared.
-		const batching = this.loop.batching
-			? ". n8n's Batching held back the first request until the last batch was prepared: to space requests, set Max Requests per Second (Options) and turn Batching off"
-			: '';
-		this.progress.logSummary(how, batching);
+		this.progress.logSummary(how, this.loop.batching !== undefined);
 	}
 }

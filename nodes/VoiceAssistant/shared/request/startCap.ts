@@ -2,10 +2,7 @@
 // start in any window of CAP_WINDOW_MS, evenly spaced.
 import { clock } from '../clock';
 
-/**
- * A percent over a second: requests started within a second may reach the service a few
- * milliseconds apart from how they left, and the service counts by arrival.
- */
+/** A percent over a second: requests reach the service a few ms apart from how they left. */
 export const CAP_WINDOW_MS = 1010;
 /** Turns a late timer missed are made up to this much (the window still holds). */
 export const CATCH_UP_MS = 10;
@@ -16,9 +13,9 @@ export class StartCap {
 
 	private nextAt = 0;
 
-	/** How long until the next attempt may start at `rate` a second (0: now; no rate, no cap). */
-	nextTurnIn(rate: number | undefined): number {
-		if (!rate) return 0;
+	/** How long until the next attempt may start at `rate` a second (0: now; Infinity: no cap). */
+	nextTurnIn(rate: number): number {
+		if (rate === Infinity) return 0;
 		const now = clock.now();
 		let old = 0;
 		while (old < this.starts.length && this.starts[old] <= now - CAP_WINDOW_MS) old++;
@@ -29,8 +26,8 @@ export class StartCap {
 	}
 
 	/** An attempt starts now; `rate`: the cap it started under. */
-	takeTurn(rate: number | undefined): void {
-		if (!rate) return;
+	takeTurn(rate: number): void {
+		if (rate === Infinity) return;
 		const now = clock.now();
 		this.starts.push(now);
 		// A turn at most CATCH_UP_MS late keeps the schedule; after an idle spell it starts anew.

@@ -1,0 +1,18 @@
+/** Counting the requests a simulator received over time. */
+
+/**
+ * The node spaces starts so that at most its rate start in any 1,010 ms; a request then passes
+ * through n8n (and, in process, waits for the simulator that shares the event loop) before it is
+ * recorded: the checks count windows this much shorter than a second.
+ */
+export const ARRIVAL_SLACK_MS = 50;
+
+/** The most times (sorted) in any window of `windowMs` ending at one of them. */
+export function mostInWindow(times: number[], windowMs: number): number {
+	let most = 0;
+	for (let last = 0, first = 0; last < times.length; last++) {
+		while (times[first] <= times[last] - windowMs) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
