@@ -20,8 +20,7 @@ const { sleepWithAbort, sleep } = n8nWorkflow as unknown as {
 	sleepWithAbort?: Sleep;
 	sleep: Sleep;
 };
-const clearingSleep: Sleep | undefined =
-	typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep.length >= 2 ? sleep : undefined;
+const clearingSleep: Sleep = typeof sleepWithAbort === 'function' ? sleepWithAbort : sleep;
 
 /** Callbacks to run when a signal aborts: one listener per signal, however many wait on it. */
 const wakers = new WeakMap<AbortSignal, Set<() => void>>();
@@ -47,13 +46,7 @@ async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	// A signal of its own, so that thousands of waits add one listener to the run's.
 	const own = new AbortController();
 	const forget = onAbort(signal, () => own.abort());
-	if (clearingSleep)
-		await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
-	// A host whose sleep takes no signal (none known): the wait still ends on abort, its timer runs out.
-	else
-		await new Promise<void>(
-			(resolve) => void [onAbort(own.signal, resolve), sleep(ms).then(resolve)],
-		);
+	await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
 	forget();
 }
 

@@ -29,10 +29,11 @@ export function answerKind(end: AttemptEnd): AnswerKind {
 }
 
 /**
- * What each answer of a run moves: the account's pace hears every answer; in automatic mode the
- * limit on requests in flight hears it too, and pacing starts when the answers show a rate limit
- * (a round cut with 429s in it, or most of the latest answers 429). Once paced, 429s move the
- * pace, not the limit. Without a limit (a fixed Max Concurrent Requests) only the pace hears.
+ * What each attempt's end moves: the account's pace, when the run has one (automatic mode, or Max
+ * Requests per Second), hears it; in automatic mode the limit on requests in flight hears it too,
+ * and pacing starts when the answers show a rate limit (a round cut with 429s in it, or most of
+ * the latest answers 429). Once paced, 429s move the pace, not the limit. With a fixed Max
+ * Concurrent Requests nothing moves but the pacer's count, which never starts pacing there.
  */
 export class AnswerFeedback {
 	/** Whether each of the latest RECENT answers was a 429, and how many were. */

@@ -47,15 +47,11 @@ export class ConcurrencyLimit {
 
 	private roundFastest = Infinity;
 
-	/** The highest limit of the run, for its summary. */
-	peak: number;
-
 	/** How often the limit was halved. */
 	cuts = 0;
 
 	constructor(private readonly ceiling: number) {
 		this.current = Math.min(INITIAL_CONCURRENCY, ceiling);
-		this.peak = this.current;
 		this.roundSize = this.current;
 	}
 
@@ -95,6 +91,5 @@ export class ConcurrencyLimit {
 
 	private grow(): void {
 		this.current = Math.min(this.ceiling, this.current + 1);
-		this.peak = Math.max(this.peak, this.current);
 	}
 }

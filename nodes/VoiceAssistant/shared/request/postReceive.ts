@@ -1,5 +1,5 @@
-// The postReceive of every operation: any answer that is not a 2xx JSON one is thrown, with its
-// headers, for the failure model to classify.
+// The postReceive of every operation: an answer the failure model does not call answered (an
+// error status, a redirect, a 2xx web page) is thrown, with its headers, for it to classify.
 import type {
 	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
@@ -10,8 +10,8 @@ import { endOfAnswer, ServiceAnswerError } from '../failureModel';
 /**
  * postReceive of every operation. Requests are sent with ignoreHttpStatusErrors, so every answer
  * arrives here with its headers (n8n's own request error drops them, and with them Retry-After).
- * Anything but a 2xx JSON answer (an error status, a redirect, a page that is not JSON) is thrown
- * for the failure model to classify.
+ * A 2xx with JSON, plain text or no body passes; anything else (an error status, a redirect, a
+ * 2xx web page) is thrown for the failure model to classify.
  */
 export async function failOnHttpError(
 	this: IExecuteSingleFunctions,
