@@ -7,7 +7,9 @@
  * https:// Base URL at the plain simulator fails in the TLS handshake, places nothing, and n8n's
  * Retry On Fail tries it again.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { NEWEST_VERSION } from '../../tools/n8n';
 import {
 	API_KEY,
 	expectSuccess,
@@ -55,10 +57,45 @@ async function tcpProxy(target: () => URL, cutAfter?: () => Promise<boolean>) {
 	};
 }
 
+/**
+ * A port where connections never open: a listener whose accept queue (of one) is full, so the
+ * kernel drops every new SYN, as a firewall does. Python, as Node accepts every connection itself.
+ */
+async function unansweredPort(): Promise<{ port: number; stop: () => void }> {
+	const script = [
+		'import socket, time',
+		"s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(0)",
+		'c = socket.socket(); c.setblocking(False)',
+		"c.connect_ex(('127.0.0.1', s.getsockname()[1]))",
+		'time.sleep(0.2); print(s.getsockname()[1], flush=True); time.sleep(600)',
+	].join('\n');
+	const child: ChildProcess = spawn('python3', ['-c', script], {
+		stdio: ['ignore', 'pipe', 'inherit'],
+	});
+	const port = await new Promise<number>((resolve, reject) => {
+		child.stdout?.once('data', (data: Buffer) => resolve(Number(String(data).trim())));
+		child.once('error', reject);
+	});
+	return { port, stop: () => void child.kill() };
+}
+
+/**
+ * n8n versions whose request error keeps the request behind it (n8n-workflow's ExecutionBaseError
+ * keeps an Error `cause` from 2.x's BaseError on; 1.123 and 2.8 lose it): there the node sees
+ * that a Timeout came while still connecting.
+ */
+const KEEPS_THE_REQUEST = new Set([NEWEST_VERSION]);
+
 /** The node with these Options (the node's own retries). */
 const withOptions = <T extends { parameters: object }>(node: T, options: object): T => ({
 	...node,
 	parameters: { ...node.parameters, options },
+});
+
+/** The node with n8n's Request Options → Timeout. */
+const withTimeout = <T extends { parameters: object }>(node: T, timeout: number): T => ({
+	...node,
+	parameters: { ...node.parameters, requestOptions: { timeout } },
 });
 
 /** A credential of its own for a workflow whose Base URL is not the simulator's. */
@@ -95,13 +132,16 @@ const updateContact = (extra = {}) =>
 describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 	let cutting: Awaited<ReturnType<typeof tcpProxy>>;
 	let counting: Awaited<ReturnType<typeof tcpProxy>>;
+	let unanswered: Awaited<ReturnType<typeof unansweredPort>>;
 	beforeAll(async () => {
+		unanswered = await unansweredPort();
 		const target = () => new URL(sim().url);
 		const callReceived = async () => callStarts(await sim().requests()).length > 0;
 		cutting = await tcpProxy(target, callReceived);
 		counting = await tcpProxy(target);
 	});
 	afterAll(async () => {
+		unanswered.stop();
 		await cutting.close();
 		await counting.close();
 	});
@@ -110,12 +150,29 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 			simulatorCredential(sim().url),
 			credentialAt('vaFmCutCred', `http://127.0.0.1:${cutting.port}`),
 			credentialAt('vaFmTlsCred', `https://127.0.0.1:${counting.port}`),
+			credentialAt('vaFmSynCred', `http://127.0.0.1:${unanswered.port}`),
 		],
 		workflows: [
 			workflow('vaFmCut', 'e2e: a call start cut after the service has it, Retry On Fail', [
 				manualTrigger(),
 				people('c', 1),
 				callStart({ ...retried, ...usingCredential('vaFmCutCred') }),
+			]),
+			workflow('vaFmSyn', 'e2e: a call start whose connection never opens, Timeout 1 s', [
+				manualTrigger(),
+				people('s', 1),
+				withTimeout(
+					withOptions(
+						callStart({
+							retryOnFail: true,
+							maxTries: 2,
+							waitBetweenTries: 0,
+							...usingCredential('vaFmSynCred'),
+						}),
+						{ maxRetries: 1 },
+					),
+					1000,
+				),
 			]),
 			workflow('vaFmTls', 'e2e: a call start to https:// at a plain HTTP port, Retry On Fail', [
 				manualTrigger(),
@@ -215,6 +272,21 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 			/^Could not connect to https:\/\/127\.0\.0\.1:\d+: the TLS handshake failed \(\w+\)/,
 		);
 		expect(error?.description).toMatch(/use http:\/\/ instead of https:\/\//);
+	});
+
+	test('a call start whose connection never opens within Timeout: not received where n8n keeps the request, retried', async () => {
+		const { status, run } = await execute('vaFmSyn');
+		expect(status).toBe('error');
+		const message = run.data.resultData.runData.Call.at(-1)?.error?.message;
+		if (KEEPS_THE_REQUEST.has(version))
+			expect(message).toMatch(
+				/^Could not connect to http:\/\/127\.0\.0\.1:\d+ within 1(\.\d)? s \(after 2 attempts\)$/,
+			);
+		// Elsewhere the error says nothing of the phase: counted as received.
+		else
+			expect(message).toMatch(
+				/timed out after 1000 ms: the call may have been placed; not sent again$/,
+			);
 	});
 
 	const SAID = 'Database unavailable: connect ECONNREFUSED 10.0.3.4:5432';
