@@ -388,10 +388,14 @@ async function checkEditor(options) {
 				await page.goto(`${url}/workflow/${saved.id}/${nodeId(i + 1)}`);
 				const ndv = page.locator('[data-test-id="ndv"]');
 				await ndv.locator('[data-test-id="node-parameters"]').waitFor();
-				seen.labels = await shownLabels(page);
-				seen.missing = [...panel.labels, ...(expectLabels[panel.node] ?? [])].filter(
-					(label) => !seen.labels.includes(label),
-				);
+				const expected = [...panel.labels, ...(expectLabels[panel.node] ?? [])];
+				// A long panel renders its last parameters a moment later (2.41): read again until they show.
+				for (let tries = 0; tries < 20; tries++) {
+					seen.labels = await shownLabels(page);
+					seen.missing = expected.filter((label) => !seen.labels.includes(label));
+					if (!seen.missing.length) break;
+					await page.waitForTimeout(250);
+				}
 				if (seen.missing.length)
 					problems.push(`${panel.node}: missing ${seen.missing.map((l) => `"${l}"`).join(', ')}`);
 				if (panel.picker) {
