@@ -9,7 +9,7 @@ import { errnoOf, phaseOf, type Phase } from './failurePhase';
 /** How one attempt ended. */
 export type AttemptEnd =
 	| 'not-connected' // failed resolving the name, connecting or in the TLS handshake: never written
-	| 'not-sent' // it could not be made (a header it cannot carry, a certificate refused): never written either
+	| 'unsendable' // it could not be made (a header it cannot carry, a certificate refused): never written either
 	| 'cut' // written (or not known not to be), then the connection dropped or the execution was cancelled
 	| 'timeout' // written (or not known not to be), then no answer within Timeout
 	| 'answered' // 2xx with a JSON body, plain text, or none
@@ -48,7 +48,7 @@ const rule = (retry: Rule['retry'], remember: boolean): Rule => ({ retry, rememb
 export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule>>>> = {
 	// attempt end          repeatable (GET, PUT)        once (POST)
 	'not-connected': { repeatable: rule('backoff', false), once: rule('backoff', false) },
-	'not-sent': { repeatable: rule(false, false), once: rule(false, false) },
+	unsendable: { repeatable: rule(false, false), once: rule(false, false) },
 	cut: { repeatable: rule('backoff', false), once: rule(false, true) },
 	timeout: { repeatable: rule('backoff', false), once: rule(false, true) },
 	answered: { repeatable: rule(false, true), once: rule(false, true) },
@@ -66,7 +66,7 @@ export function ruleOf(end: AttemptEnd, method: string): Rule {
 
 /** The request left this machine: the service may have seen it. */
 export function reachedService(end: AttemptEnd): boolean {
-	return end !== 'not-connected' && end !== 'not-sent';
+	return end !== 'not-connected' && end !== 'unsendable';
 }
 
 /** What one failed attempt tells, read off the error without keeping the request (its headers hold the key). */
@@ -86,7 +86,7 @@ export interface AttemptFailure {
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
 /** Node's codes for a request it refuses to make, and the TLS codes of a certificate refused before anything is sent. */
-const NOT_SENT_CODE =
+const UNSENDABLE_CODE =
 	/^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/;
 
 function endOfStatus(status: number): AttemptEnd {
@@ -144,7 +144,7 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	if (status !== undefined)
 		return { end: endOfStatus(status), status, body: context?.data, rawMessage };
 	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
-	if (errno && NOT_SENT_CODE.test(errno)) return { end: 'not-sent', code: errno, rawMessage };
+	if (errno && UNSENDABLE_CODE.test(errno)) return { end: 'unsendable', code: errno, rawMessage };
 	const phase = phaseOf(error);
 	if (phase) return { end: 'not-connected', phase, code: errno, rawMessage };
 	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };

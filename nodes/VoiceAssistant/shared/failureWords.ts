@@ -75,7 +75,7 @@ const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 			description: `Nothing reached the service. ${check}`,
 		};
 	},
-	'not-sent': ({ failure, context }) => ({
+	unsendable: ({ failure, context }) => ({
 		message: `The request to ${context.origin} could not be sent: ${failure.rawMessage}`,
 		description: 'Nothing reached the service.',
 	}),

@@ -22,7 +22,7 @@ type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
  * One run of the node: n8n's loop over the items of one node run (a manual or scheduled
  * execution, one try of n8n's Retry On Fail, one AI Agent tool call). Its lifecycle:
  * 1. preparing: n8n's loop runs every item's preSend; nothing is sent yet;
- * 2. sending, once the loop is over (`whenPrepared`); if n8n's loop threw, the run is abandoned
+ * 2. sending, once the loop is over (`maySend`); if n8n's loop threw, the run is abandoned
  *    and sends nothing;
  * 3. ended (`end`), when every prepared item has its outcome, or when it is abandoned or
  *    cancelled: it leaves the account pace and its signal aborts, so whatever waits sends nothing.
@@ -120,8 +120,8 @@ export class Run {
 		if (this.progress.done >= count) this.end(this.stopError ? 'stopped' : 'finished');
 	}
 
-	/** Resolves once n8n's loop is over: true when the run may send, false when it cannot (abandoned, stopped, cancelled). */
-	async whenPrepared(): Promise<boolean> {
+	/** Resolves once n8n's loop is over: whether the run may send (not abandoned, stopped or cancelled). */
+	async maySend(): Promise<boolean> {
 		await this.loop.outcome;
 		return !this.signal.aborted;
 	}

@@ -71,7 +71,7 @@ export async function sendItem(
 		stopOn(send, { error: failed });
 		// A request that may have left is remembered as the failure model says of a cut.
 		if (send.sent.times > 0)
-			run.earlierTries?.keep(item.itemIndex, { error: failed }, ruleOf('cut', method).remember);
+			run.earlierTries?.keepIf(ruleOf('cut', method).remember, item.itemIndex, { error: failed });
 	}
 	run.finishItem(false);
 	// n8n's loop threw: it reports its own error.
@@ -89,16 +89,16 @@ async function resultOf(
 	const { itemIndex, node } = item;
 	const invalid = run.invalidItems.get(itemIndex);
 	if (invalid) return { error: invalid };
-	const prepared = await run.whenPrepared();
-	if (!prepared && run.abandoned) {
+	const maySend = await run.maySend();
+	if (!maySend && run.abandoned) {
 		// Under Continue On Fail, say why nothing was sent.
 		if (!item.failuresBecomeItems) return undefined;
 		return { error: notPreparedError(node, itemIndex, run.loop.preparedCount) };
 	}
 	const target = (send.target = await run.apiTarget(send.context));
-	if (prepared && isDryRun(send.context))
+	if (maySend && isDryRun(send.context))
 		return { dryRun: dryRunOutput(run, itemIndex, send.request.options, target) };
-	if (!prepared) return notSent(send);
+	if (!maySend) return notSent(send);
 	send.request.options.baseURL = target.root;
 	const problem = target.problem ?? run.policy.problem;
 	if (problem) return stopOn(send, { error: invalidInputError(node, [problem], itemIndex) });
@@ -137,7 +137,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			run.answered('answered', durationMs);
 			// An answer the operation's own check rejected is remembered only where the service may have acted.
 			const end = 'items' in ended ? 'answered' : 'unusable';
-			run.earlierTries?.keep(item.itemIndex, ended, ruleOf(end, method).remember);
+			run.earlierTries?.keepIf(ruleOf(end, method).remember, item.itemIndex, ended);
 			return ended;
 		}
 		const failure = { ...ended, durationMs };
@@ -153,7 +153,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			const context = { ...failureContext(send.request.options, attempt), askedMs };
 			const error = toUserError(item.node, failure, context, item.itemIndex, send.target?.apiKey);
 			const result = stopOn(send, { error });
-			run.earlierTries?.keep(item.itemIndex, result, rule.remember);
+			run.earlierTries?.keepIf(rule.remember, item.itemIndex, result);
 			return result;
 		}
 		if (!decision.guided) unguidedRetries++;

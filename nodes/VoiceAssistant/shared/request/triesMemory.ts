@@ -19,8 +19,8 @@ export class TriesMemory {
 		return this.results.get(itemIndex);
 	}
 
-	/** `remember`: the failure model's rule for how the item's last attempt ended. */
-	keep(itemIndex: number, result: ItemResult, remember: boolean): void {
+	/** Keeps the item's result if `remember`: the failure model's rule for how its last attempt ended. */
+	keepIf(remember: boolean, itemIndex: number, result: ItemResult): void {
 		if (remember) this.results.set(itemIndex, result);
 	}
 }
