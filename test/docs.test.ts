@@ -160,6 +160,25 @@ describe('the pages that map the code', () => {
 		expect(engine.filter((name) => !text.includes(`\`${name}\``))).toEqual([]);
 	});
 
+	test("ARCHITECTURE.md's import list is the engine's imports, file by file", () => {
+		const dir = path.join(ROOT, 'nodes/VoiceAssistant/shared/request');
+		const imports = (file: string) =>
+			[...fs.readFileSync(path.join(dir, file), 'utf8').matchAll(/from '\.\/(\w+)'/g)]
+				.map((match) => match[1])
+				.filter((name, i, all) => all.indexOf(name) === i)
+				.sort();
+		const inCode = Object.fromEntries(
+			fs.readdirSync(dir).map((file) => [file.replace(/\.ts$/, ''), imports(file)]),
+		);
+		const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
+		const inDoc: Record<string, string[]> = {};
+		for (const [, from, to] of text.matchAll(/^- ((?:`\w+`(?:, )?)+) → (.+)$/gm)) {
+			const names = (list: string) => [...list.matchAll(/`(\w+)`/g)].map((match) => match[1]);
+			for (const name of names(from)) inDoc[name] = to === 'none' ? [] : names(to).sort();
+		}
+		expect(inDoc).toEqual(inCode);
+	});
+
 	test('a named path that does not exist is found', () => {
 		expect(exists('shared/request/run.ts')).toBe(true);
 		expect(exists('shared/request/nothing.ts')).toBe(false);
