@@ -57,7 +57,7 @@ export function baseUrlProblem(root: string, allowUnencryptedHttp: boolean): str
  * The address a request goes to, as n8n's HTTP client resolves `url` against `baseURL`. Every
  * request of a run goes to the same path of the same root.
  */
-const requestUrl = rememberLast(
+const destinationOf = rememberLast(
 	// Undefined when it is not a URL: n8n's client refuses such a request itself.
 	(url: string | undefined, baseURL: string | undefined): URL | undefined =>
 		parseUrl(url ?? '', baseURL || undefined),
@@ -78,7 +78,7 @@ export async function authenticateWithApiKey(
 	requestOptions: IHttpRequestOptions,
 ): Promise<IHttpRequestOptions> {
 	const allowUnencryptedHttp = credentials.allowUnencryptedHttp === true;
-	const target = requestUrl(requestOptions.url, requestOptions.baseURL);
+	const target = destinationOf(requestOptions.url, requestOptions.baseURL);
 	const problem =
 		checkedBaseUrlProblem(credentials.baseUrl, allowUnencryptedHttp) ??
 		(target && plainHttpProblem(target, allowUnencryptedHttp));

@@ -49,7 +49,7 @@ function encodeQueryPart(text: string): string {
 }
 
 /** The URL n8n's request client (axios) sends to: the Base URL joined to the path, then the query. */
-export function requestUrl(options: IHttpRequestOptions): string {
+function requestUrl(options: IHttpRequestOptions): string {
 	const { baseURL, url } = options;
 	const absolute = /^([a-z][a-z\d+\-.]*:)?\/\//i.test(url);
 	const full =
