@@ -259,6 +259,15 @@ describe.each(queueVersions())(
 			return execution.id;
 		}
 
+		/** Posts a batch and waits for its execution, which succeeds on a worker; returns its id. */
+		async function succeedsOnWorker(webhookPath: string, body: Batch): Promise<string> {
+			const id = await start(webhookPath, body);
+			const [row] = await executions.waitForFinished([id]);
+			expect(row.status).toBe('success');
+			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			return id;
+		}
+
 		/** The worker an execution started on (its log says so). */
 		async function workerOf(executionId: string): Promise<Worker> {
 			const name = await poll(
@@ -394,10 +403,7 @@ describe.each(queueVersions())(
 			await sim().reset();
 			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
 			const batch = { batch: 'first', count: 3, phonePrefix: '+1555100' };
-			const id = await start('va-queue-calls', batch);
-			const [row] = await executions.waitForFinished([id]);
-			expect(row.status).toBe('success');
-			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			const id = await succeedsOnWorker('va-queue-calls', batch);
 
 			const ledger = await sim().ledger();
 			expect(ledger.applied.map((entry) => [entry.op, entry.body.phone_number])).toEqual(
@@ -414,10 +420,7 @@ describe.each(queueVersions())(
 			await sim().reset();
 			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
 			const batch = { batch: 'capped', count: 60, phonePrefix: '+1555400' };
-			const id = await start('va-queue-capped', batch);
-			const [row] = await executions.waitForFinished([id]);
-			expect(row.status).toBe('success');
-			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			await succeedsOnWorker('va-queue-capped', batch);
 			const summary = await sim().summary();
 			expect(summary.distinctChanges).toBe(batch.count);
 			const arrivals = (await sim().requests()).map((request) => request.receivedAt);
@@ -429,10 +432,7 @@ describe.each(queueVersions())(
 		test('Dry Run on a worker: each call start comes out as its request, nothing is sent', async () => {
 			await sim().reset();
 			const batch = { batch: 'dry', count: 3, phonePrefix: '+1555300' };
-			const id = await start('va-queue-dry', batch);
-			const [row] = await executions.waitForFinished([id]);
-			expect(row.status).toBe('success');
-			expect((await workerOf(id)).name).toMatch(/^worker-\d$/);
+			const id = await succeedsOnWorker('va-queue-dry', batch);
 			expect(await sim().requests()).toEqual([]);
 			expect((await sim().ledger()).applied).toEqual([]);
 			const run = (await executions.run(id)) as N8nRun;
