@@ -76,7 +76,8 @@ export interface AttemptFailure {
 	code?: string;
 	/** Where an attempt without an answer failed, when before its request was written. */
 	phase?: Phase;
-	durationMs?: number; // how long the attempt took
+	/** How long the attempt took. */
+	durationMs?: number;
 	retryAfter?: unknown;
 	body?: unknown;
 	headers?: IDataObject;

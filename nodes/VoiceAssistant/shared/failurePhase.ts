@@ -12,8 +12,10 @@ type Socket = { encrypted?: boolean; _secureEstablished?: boolean; _bytesDispatc
 type Link = Record<string, unknown> & { request?: { socket?: Socket | null } };
 
 const SYSTEM_MESSAGE = /^(getaddrinfo|query\w*|connect|read|write) E[A-Z]+\b/;
+/** OpenSSL's words when a plain HTTP port answered the ClientHello. */
+export const PLAIN_HTTP_ANSWER = /wrong version number|packet length too long/i;
 const TLS_HANDSHAKE =
-	/before secure TLS connection was established|wrong version number|packet length too long|unknown protocol|unsupported protocol|handshake failure/i;
+	/before secure TLS connection was established|unknown protocol|unsupported protocol|handshake failure/i;
 /** Codes that only one step gives, for an error that says nothing else. */
 const PHASE_OF_CODE: Record<string, Phase> = {
 	ENOTFOUND: 'name',
@@ -49,7 +51,7 @@ export function phaseOf(error: unknown): Phase | undefined {
 		texts.map((text) => SYSTEM_MESSAGE.exec(text)?.[1]).find(isText);
 	if (syscall === 'getaddrinfo' || /^query/.test(String(syscall))) return 'name';
 	if (syscall === 'connect') return 'connect';
-	if (texts.some((text) => TLS_HANDSHAKE.test(text))) return 'tls';
+	if (texts.some((text) => TLS_HANDSHAKE.test(text) || PLAIN_HTTP_ANSWER.test(text))) return 'tls';
 	const socket = chain.map((link) => link.request?.socket).find(Boolean);
 	if (socket?.encrypted) return socket._secureEstablished === false ? 'tls' : undefined;
 	if (socket) return socket._bytesDispatched === 0 ? 'connect' : undefined;

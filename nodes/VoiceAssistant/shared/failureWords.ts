@@ -2,6 +2,7 @@
 // sent again; this file only says so), built so that n8n keeps them, and without the key.
 import type { INode } from 'n8n-workflow';
 import { isHtml, ruleOf, type AttemptEnd, type AttemptFailure } from './failureModel';
+import { PLAIN_HTTP_ANSWER } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
 import { redact } from './redact';
 import { serviceMessage } from './serviceMessage';
@@ -60,15 +61,16 @@ type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; 
 const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 	'not-connected': ({ failure: { code, phase, durationMs = 0, rawMessage }, context, retried }) => {
 		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
-		const plainHttp = /EPROTO|WRONG_VERSION|wrong version number|packet length too long/i;
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
 		let check = 'Check the Base URL in the credential and that the service is running.';
 		if (code === 'ETIMEDOUT') why = ` within ${took}`;
 		else if (phase === 'tls') {
 			why = `: the TLS handshake failed (${code ?? 'unknown'})`;
-			check = plainHttp.test(`${code} ${rawMessage}`)
-				? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
-				: "Check that the Base URL's port serves HTTPS.";
+			const error = `${code} ${rawMessage}`;
+			check =
+				/EPROTO|WRONG_VERSION/i.test(error) || PLAIN_HTTP_ANSWER.test(error)
+					? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
+					: "Check that the Base URL's port serves HTTPS.";
 		}
 		return {
 			message: `Could not connect to ${context.origin}${why}${retried}`,

@@ -6,8 +6,8 @@ import { NodeOperationError } from 'n8n-workflow';
  * The inferences the node makes about n8n's declarative loop live here, but for three that act
  * where they are used: the watch of the loop (itemLoop.ts, relying on the first point below),
  * items prepared in order, item 0 first (runRegistry.ts), and Timeout read once, for item 0
- * (deadlines.ts). The n8n-core
- * code they rely on (dist/execution-engine/), the same in 1.123.50, 2.8.4 and 2.41.1 unless said:
+ * (deadlines.ts). The n8n-core code they rely on (dist/execution-engine/), the same in 1.123.50,
+ * 2.8.4 and 2.41.1 unless said:
  * - routing-node.js RoutingNode.runNode: one loop over `(inputData.main ?? inputData.ai_tool)[0]`
  *   calls each item's preSend (makeRequest runs up to its first await) and sends after it;
  *   Batching's `await sleep(batchInterval)` is its only pause. From 2.39.4 on, a try/catch per item.
