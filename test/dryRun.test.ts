@@ -374,7 +374,7 @@ describe('nothing is sent on any path n8n runs the node', () => {
 
 	it.each<[string, Partial<Run>]>([
 		['Continue On Fail', { continueOnFail: true }],
-		['Retry On Fail', { retryOnFail: { maxTries: 3, waitBetweenTries: 0 } }],
+		['Retry On Fail', { retryOnFail: { maxTries: 3, waitBetweenTries: 1 } }],
 		['the error output', { onError: 'continueErrorOutput' }],
 	])('%s: every item on the main output, in order', async (_name, settings) => {
 		const { outputs, error } = await dryRun({ parameters: auto, items, ...settings });

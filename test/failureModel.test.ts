@@ -8,7 +8,14 @@
 import { classifyFailure, endOfAnswer } from '../nodes/VoiceAssistant/shared/failureModel';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import { FAST, useFastClock } from './helpers/fastClock';
+import {
+	API_KEY,
+	CONTACT_UPDATE_PATH,
+	PLAYGROUND_CALL_PATH,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
 import {
 	brokenTlsServer,
 	connectTimedOut,
@@ -86,10 +93,26 @@ const fault = (what: (socket: Socket) => void, everyTime: boolean) => {
 	});
 };
 
-/** How the simulator makes the first attempt end so; `everyTime`: every attempt ends so. */
+/**
+ * The Timeout of `timeout`: 150 ms of real time on the table's fast clock. The request has that
+ * long to reach the simulator, which answers only after 600 ms.
+ */
+const TIMEOUT_MS = 150 * FAST;
+
+/**
+ * How the simulator makes the first attempt end so; `everyTime`: every attempt ends so.
+ * `timeoutMs`: the node's Timeout, only where the attempt is to end by it; elsewhere a Timeout far
+ * beyond any answer, so that a busy machine cannot make an attempt end by a timeout instead.
+ */
 const SCENARIOS: Record<
 	End,
-	{ everyTime: boolean; says?: RegExp; arrange: (path: string) => void; baseUrl?: () => string }
+	{
+		everyTime: boolean;
+		says?: RegExp;
+		arrange: (path: string) => void;
+		baseUrl?: () => string;
+		timeoutMs?: number;
+	}
 > = {
 	'not-connected': {
 		everyTime: true,
@@ -138,8 +161,9 @@ const SCENARIOS: Record<
 	},
 	timeout: {
 		everyTime: true,
-		says: /timed out after 150 ms/,
+		says: new RegExp(`timed out after ${TIMEOUT_MS} ms`),
 		arrange: () => sim().setOptions({ latencyMs: 600 }),
+		timeoutMs: TIMEOUT_MS,
 	},
 	answered: { everyTime: false, arrange: () => undefined },
 	unusable: {
@@ -206,8 +230,8 @@ const MAY_HAVE_ACTED: Record<'POST' | 'PUT', End[]> = {
 };
 
 const OPERATIONS = {
-	POST: { parameters: playgroundCallParameters, path: '/api/v1/playground/call' },
-	PUT: { parameters: segmentContactParameters, path: '/api/v1/segment/contact/update' },
+	POST: { parameters: playgroundCallParameters, path: PLAYGROUND_CALL_PATH },
+	PUT: { parameters: segmentContactParameters, path: CONTACT_UPDATE_PATH },
 };
 
 const cases = (Object.keys(SCENARIOS) as End[]).flatMap((end) =>
@@ -218,7 +242,13 @@ const cases = (Object.keys(SCENARIOS) as End[]).flatMap((end) =>
 	),
 );
 
+/** The Timeout of the scenarios that do not end by it: a minute on the node's clock. */
+const NO_TIMEOUT_MS = 60_000;
+
 describe('the whole table, through the real send path', () => {
+	// The node's waits between attempts (250 ms and more) on a clock FAST times faster; its Timeout
+	// runs on that clock too (TIMEOUT_MS).
+	useFastClock();
 	// A request that timed out here is still applied by the simulator after its latency: let it land
 	// before the next case starts counting.
 	afterEach(async () => {
@@ -232,10 +262,14 @@ describe('the whole table, through the real send path', () => {
 			const { parameters, path } = OPERATIONS[method];
 			scenario.arrange(path);
 			const { outputs, error } = await runNode({
-				parameters: { ...parameters, options: { maxRetries: 1 }, requestOptions: { timeout: 150 } },
+				parameters: {
+					...parameters,
+					options: { maxRetries: 1 },
+					requestOptions: { timeout: scenario.timeoutMs ?? NO_TIMEOUT_MS },
+				},
 				credentials: { apiKey: API_KEY, baseUrl: scenario.baseUrl?.() ?? sim().url },
 				continueOnFail,
-				retryOnFail: retryOnFail ? { maxTries: 2, waitBetweenTries: 0 } : undefined,
+				retryOnFail: retryOnFail ? { maxTries: 2, waitBetweenTries: 1 } : undefined,
 			});
 
 			const sentAgain = SENT_AGAIN_IN_RUN[method].includes(end);

@@ -23,7 +23,7 @@ const port = () => Number(new URL(sim().url).port);
 const credentials = (baseUrl = sim().url) => ({ apiKey: API_KEY, baseUrl });
 const placed = () => sim().ledger.applied.length;
 /** n8n's Retry On Fail: a second try of the node, at once. */
-const retryOnFail = { maxTries: 2, waitBetweenTries: 0 };
+const retryOnFail = { maxTries: 2, waitBetweenTries: 1 };
 const noRetries = { ...playgroundCallParameters, options: { maxRetries: 0 } };
 
 let stopFaults: (() => void) | undefined;

@@ -47,7 +47,7 @@ describe('an AI Agent tool call is a run of its own', () => {
 		const answers = await callAsTool({
 			parameters,
 			credentials: credentials(),
-			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
 			calls: [{ phone: '+14155550100' }, { phone: '+14155550100' }],
 		});
 		expect(
@@ -136,7 +136,7 @@ describe('an item n8n cannot prepare (an expression error mid-loop)', () => {
 
 	it('sends nothing of the run, on every try of Retry On Fail', async () => {
 		const { error } = await run(failingAtItem2, rows(5), {
-			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
 		});
 		expect(error?.message).toMatch(/Referenced node/);
 		await Promise.all(nodeRuns);

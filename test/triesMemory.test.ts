@@ -17,7 +17,7 @@ describe("n8n's Retry On Fail (node settings)", () => {
 	it('each try sends again: a 503 then a success is one good item', async () => {
 		sim().failNext({ status: 503, path: CONTACTS });
 		const { outputs, error } = await run(contacts({ retryOnFailure: false }), rows(1), {
-			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
 		});
 		expect(error).toBeUndefined();
 		expect(sim().requests.map((r) => [r.method, r.path, r.query.id, r.status])).toEqual([
@@ -32,7 +32,7 @@ describe("n8n's Retry On Fail (node settings)", () => {
 	it('every try re-sends the items the failed try stopped', async () => {
 		sim().failNext({ status: 400, path: CONTACTS, body: { message: 'segment is locked' } });
 		const { error } = await run(contacts({ retryOnFailure: false, maxConcurrency: 1 }), rows(3), {
-			retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+			retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
 		});
 		expect(error).toBeUndefined();
 		const statuses = sim().requests.map((r) => `${r.query.id}:${r.status}`);
@@ -42,7 +42,7 @@ describe("n8n's Retry On Fail (node settings)", () => {
 	it('the last try fails with its own error, after sending', async () => {
 		for (let i = 0; i < 3; i++) sim().failNext({ status: 503, path: CONTACTS });
 		const { error } = await run(contacts({ retryOnFailure: false }), rows(1), {
-			retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+			retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
 		});
 		expect(error?.message).toBe('The service failed (HTTP 503): Service Unavailable');
 		expect(sim().requests).toHaveLength(3);
@@ -61,7 +61,7 @@ describe("n8n's Retry On Fail sends nothing twice (at most once per execution)",
 			contacts({ retryOnFailure: false, maxConcurrency: 1 }),
 			rows(3),
 			{
-				retryOnFail: { maxTries: 2, waitBetweenTries: 0 },
+				retryOnFail: { maxTries: 2, waitBetweenTries: 1 },
 			},
 		);
 		expect(error).toBeUndefined();
@@ -85,7 +85,7 @@ describe("n8n's Retry On Fail sends nothing twice (at most once per execution)",
 			},
 			calls,
 			{
-				retryOnFail: { maxTries: 3, waitBetweenTries: 0 },
+				retryOnFail: { maxTries: 3, waitBetweenTries: 1 },
 			},
 		);
 		expect(sim().requests.map((r) => r.body)).toEqual([

@@ -8,6 +8,17 @@ import { runNode, type RunOptions } from './runNode';
 export const rows = (count: number): INodeExecutionData[] =>
 	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
 
+/** Input rows `contact-0`, `contact-1`, …, each with a last name `L0`, `L1`, …. */
+export const namedRows = (count: number): INodeExecutionData[] =>
+	Array.from({ length: count }, (_, i) => ({ json: { id: `contact-${i}`, last_name: `L${i}` } }));
+
+/** Segment Contact → Update of each named row: its id and its last name. */
+export const byColumns: INodeParameters = {
+	...segmentContactParameters,
+	contactId: '={{ $json.id }}',
+	contactLastName: '={{ $json.last_name }}',
+};
+
 /** Segment Contact → Update of each row's id, with these Options. */
 export const contacts = (options: INodeParameters = {}): INodeParameters => ({
 	...segmentContactParameters,

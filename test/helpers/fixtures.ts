@@ -4,6 +4,10 @@ import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec
 
 export const API_KEY = 'test-key-0f3c9a';
 
+/** The paths the simulator records (the API's, written out: not read from the node's endpoints). */
+export const CONTACT_UPDATE_PATH = '/api/v1/segment/contact/update';
+export const PLAYGROUND_CALL_PATH = '/api/v1/playground/call';
+
 export const playgroundCallParameters: INodeParameters = {
 	resource: 'playgroundCall',
 	operation: 'start',

@@ -135,7 +135,11 @@ export interface RunOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	/** Another node type to run in the same harness (benchmarks compare against a probe node). */
 	nodeType?: INodeType;
-	/** n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). */
+	/**
+	 * n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). n8n-core
+	 * reads a Wait Between Tries of 0 as its default, 1,000 ms (workflow-execute.js:
+	 * `waitBetweenTries || 1000`): tries without a wait say 1.
+	 */
 	retryOnFail?: { maxTries: number; waitBetweenTries: number };
 	/** n8n's node setting Execute Once: the node runs on the first input item only. */
 	executeOnce?: boolean;

@@ -18,3 +18,8 @@ export function useSimulator(): () => Simulator {
 	});
 	return () => sim;
 }
+
+/** Resolves once `sim` has received `count` requests. */
+export async function requestsReceived(sim: Simulator, count: number): Promise<void> {
+	while (sim.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
+}
