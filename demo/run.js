@@ -9,7 +9,8 @@
  * .demo/simulator-data.json across restarts), makes sure the pinned n8n is in the cache,
  * installs the tarball into .demo/n8n-user/.n8n/nodes as the Community Nodes screen would,
  * imports the credential and the examples, starts `n8n start` on 127.0.0.1, creates the owner
- * account and prints the URL and the login. Ctrl-C stops n8n and the simulator.
+ * account, gives the examples that write to a Data Table their table (dataTable.js) and prints
+ * the URL and the login. Ctrl-C stops n8n and the simulator.
  */
 
 const { ensureDevDependencies } = require('../scripts/ensure-dev-deps');
@@ -30,7 +31,7 @@ const { freePort, killAll } = require('../tools/processes');
 const { REPO_ROOT, readExamples } = require('../tools/repo');
 const { startSimulatorProcess } = require('../tools/simulator-process');
 const { SIMULATOR_CREDENTIAL } = require('../tools/workflows');
-const { prepareDataTableRecipe } = require('./dataTable');
+const { prepareDataTables, unpickedNodes } = require('./dataTable');
 
 const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
 const DEMO_DIR = path.join(REPO_ROOT, '.demo');
@@ -44,6 +45,9 @@ const DATA_FILE = path.join(DEMO_DIR, 'simulator-data.json');
 const IMPORTED_FILE = path.join(USER_FOLDER, 'imported-examples.json');
 
 const API_KEY = 'demo-api-key';
+/** The examples the banner points at: the Data Table recipe and the Dry Run recipe. */
+const START_HERE = 'vaExDataTblSync1';
+const DRY_RUN = 'vaExDryRunCheck1';
 const CREDENTIAL = { ...SIMULATOR_CREDENTIAL, type: CREDENTIAL_TYPE };
 
 /** @param {string} line */
@@ -77,6 +81,27 @@ async function importExamples(bin) {
 		JSON.stringify([...done, ...examples.map(({ id }) => id)], null, 2),
 	);
 	log(`Imported ${examples.length} example workflow(s)`);
+}
+
+/**
+ * Picks a Data Table in the imported examples that write to one (created on the first run, see
+ * dataTable.js), so that each runs with one click; returns the ids of those that are ready.
+ * @param {import('../tools/n8n').EditorApi} api
+ */
+async function prepareExamples(api) {
+	/** @type {string[]} */
+	const ready = [];
+	for (const example of readExamples().filter((wf) => unpickedNodes(wf).length)) {
+		try {
+			await prepareDataTables(api, example.id, log);
+			ready.push(example.id);
+		} catch (error) {
+			log(
+				`The Data Table of "${example.name}" could not be prepared (${/** @type {Error} */ (error).message}); the other examples are there.`,
+			);
+		}
+	}
+	return ready;
 }
 
 /**
@@ -154,15 +179,11 @@ async function main() {
 			`n8n did not load ${NODE_TYPE}; see ${path.relative(REPO_ROOT, n8n.proc.stdoutFile)}`,
 		);
 	}
-	const startHere = await prepareDataTableRecipe(api, log).catch((error) => {
-		log(
-			`The Data Table recipe could not be prepared (${error.message}); the other examples are there.`,
-		);
-		return undefined;
-	});
+	const ready = await prepareExamples(api);
 	/** @type {Array<{ id: string, name: string }>} */
 	const workflows = await api.call('GET', '/rest/workflows');
-	const recipe = workflows.find((wf) => wf.id === startHere);
+	const startHere = workflows.find((wf) => wf.id === START_HERE && ready.includes(wf.id));
+	const dryRun = workflows.find((wf) => wf.id === DRY_RUN && ready.includes(wf.id));
 
 	process.stdout.write(
 		[
@@ -171,11 +192,18 @@ async function main() {
 			'',
 			`  n8n editor   ${n8n.url}`,
 			`  Log in with  ${OWNER.email} / ${OWNER.password}`,
-			...(recipe
+			...(startHere
 				? [
-						`  Start here   ${n8n.url}/workflow/${recipe.id}`,
-						`               "${recipe.name}": Execute workflow sends the Data Table's contacts`,
+						`  Start here   ${n8n.url}/workflow/${startHere.id}`,
+						`               "${startHere.name}": Execute workflow sends the Data Table's contacts`,
 						'               to the simulator and marks them synced (Overview → Data tables → contacts).',
+					]
+				: []),
+			...(dryRun
+				? [
+						`  Dry Run      ${n8n.url}/workflow/${dryRun.id}`,
+						'               Execute workflow checks a CRM export without sending anything and keeps',
+						'               the invalid contacts (Overview → Data tables → crm_check_problems).',
 					]
 				: []),
 			`  Credential   "${CREDENTIAL.name}" -> ${sim.url} (API key ${API_KEY})`,

@@ -8,6 +8,7 @@ import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/conc
 import { NODE_TYPE } from '../tools/package-names';
 import { readExample, readExamples } from '../tools/repo';
 import type { Workflow } from '../tools/workflows';
+import { TABLES, tableNameOf, unpickedNodes } from '../demo/dataTable';
 
 /** Every note of a workflow: sticky notes and the notes on nodes. */
 const notesOf = (workflow: Workflow): string[] =>
@@ -83,4 +84,34 @@ describe('the example workflows', () => {
 			options: {},
 		});
 	});
+});
+
+describe('the Data Tables of the examples', () => {
+	// The demo and `npm run example` make these tables and pick them (demo/dataTable.js): an
+	// example whose table they do not know stops at n8n's "The workflow has issues".
+	const uses = readExamples().flatMap((workflow) =>
+		unpickedNodes(workflow).map((node) => ({ workflow, node, table: tableNameOf(node) })),
+	);
+
+	it('the Data Table and Dry Run recipes ship with no table picked, naming theirs', () => {
+		expect([...new Set(uses.map(({ workflow, table }) => `${workflow.id} ${table}`))]).toEqual([
+			'vaExDryRunCheck1 crm_check_problems',
+			'vaExDataTblSync1 contacts',
+		]);
+	});
+
+	it.each(uses.map((use) => [use.workflow.name, use.node.name, use]))(
+		'%s, "%s": the demo makes its table with every column the node reads or writes',
+		(_workflow, _node, { node, table }) => {
+			const columns = (TABLES[table]?.columns ?? []).map((column) => column.name);
+			const used = [
+				...Object.keys(node.parameters.columns?.value ?? {}),
+				...(node.parameters.filters?.conditions ?? []).map(
+					(condition: { keyName: string }) => condition.keyName,
+				),
+			].filter((name) => !['id', 'createdAt', 'updatedAt'].includes(name));
+			expect(columns.length).toBeGreaterThan(0);
+			expect(used.filter((name) => !columns.includes(name))).toEqual([]);
+		},
+	);
 });

@@ -9,7 +9,9 @@
  * - a CRM export file (CSV) read from disk, mapped with Edit Fields;
  * - HubSpot, Salesforce and Pipedrive contact lists, as their n8n nodes output them, mapped
  *   with Edit Fields.
- * Every request is checked against the spec as the simulator reads it.
+ * Every request is checked against the spec as the simulator reads it. And the Dry Run recipe
+ * through `npm run example` (scripts/run-example.js) as a newcomer runs it: its own n8n,
+ * simulator and Data Table (made and picked as the demo does, demo/dataTable.js).
  */
 import fs from 'fs';
 import path from 'path';
@@ -28,7 +30,8 @@ import type { RecordedRequest } from '../simulator';
 import { useN8n } from './session';
 import { CHROMIUM, workflowPictures } from './browser/workflow-pictures';
 import { DEFAULT_VERSION } from '../../tools/n8n';
-import { poll } from '../../tools/processes';
+import { cleanEnv, poll, runProcess } from '../../tools/processes';
+import { REPO_ROOT } from '../../tools/repo';
 import { postgresMissing, startPostgres, type Postgres } from '../../tools/services';
 
 const sim = useSimulatorProcess();
@@ -209,7 +212,56 @@ const CRM_EXPECTED = {
 	'8': { first_name: 'Linus', last_name: 'Torvalds', phone: '+14155550177' },
 };
 
+/** What `npm run example` printed: its exit code, the rows of each Data Table and the requests the simulator received. */
+function exampleOutput({ code, stdout }: { code: number | null; stdout: string }) {
+	const tables: Record<string, Array<Record<string, unknown>>> = {};
+	for (const [, name, lines] of stdout.matchAll(
+		/^The Data Table "([^"]+)" holds \d+ row\(s\):\n((?: {2}.*\n)*)/gm,
+	))
+		tables[name] = lines
+			.split('\n')
+			.filter((line) => line.trim())
+			.map((line) => JSON.parse(line));
+	const requests = /^The simulator received (\d+) request\(s\):/m.exec(stdout)?.[1];
+	return { code, tables, requests: requests === undefined ? undefined : Number(requests) };
+}
+
 describe.each(requestedVersions())('n8n %s', (version) => {
+	// `npm run example` as a newcomer runs it: its own n8n, simulator and Data Table, a manual run.
+	test('npm run example -- examples/crm-check-dry-run.json: the Data Table made and picked, the invalid contacts in it, nothing sent', async () => {
+		const result = await runProcess(
+			process.execPath,
+			['scripts/run-example.js', 'examples/crm-check-dry-run.json'],
+			{
+				cwd: REPO_ROOT,
+				env: cleanEnv({
+					N8N_EXAMPLE_VERSION: version,
+					VOICE_ASSISTANT_BASE_URL: '',
+					VOICE_ASSISTANT_API_KEY: '',
+				}),
+				timeoutMs: 300_000,
+				name: 'npm-run-example',
+			},
+		);
+		// On a failure, what it printed (toEqual does not count a missing `output` against it).
+		const output =
+			result.code === 0 ? undefined : `${result.stdout}\n${result.stderr}`.slice(-4000);
+		expect({ ...exampleOutput(result), output }).toEqual({
+			code: 0,
+			tables: {
+				crm_check_problems: [
+					{
+						contact_id: 'crm-2002',
+						problems: '"first_name" (First Name) is required; "phone" (Phone) is required',
+					},
+					{ contact_id: '', problems: '"Contact ID" is required' },
+				],
+			},
+			requests: 0,
+		});
+		expect(result.stdout).toContain('Check each contact (Dry Run): 5 item(s)');
+	});
+
 	describe('in a running n8n (n8n start), run as the editor runs them', () => {
 		const n8n = useN8n(version);
 		let projectId: string;
