@@ -14,7 +14,7 @@ describe('ConcurrencyLimit', () => {
 	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts, each taking `tookMs`. */
 	function round(controller: ConcurrencyLimit, pushbacks = 0, tookMs?: number): number {
 		const size = controller.limit;
-		for (let i = 0; i < size; i++) controller.onAnswer(i < pushbacks, controller.limit, tookMs);
+		for (let i = 0; i < size; i++) controller.onAttemptEnd(i < pushbacks, controller.limit, tookMs);
 		return controller.limit;
 	}
 
@@ -37,7 +37,7 @@ describe('ConcurrencyLimit', () => {
 
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {
 		const controller = new ConcurrencyLimit(25);
-		for (let i = 0; i < 1000; i++) controller.onAnswer(false, controller.limit);
+		for (let i = 0; i < 1000; i++) controller.onAttemptEnd(false, controller.limit);
 		expect(controller.limit).toBe(25);
 		expect(new ConcurrencyLimit(4).limit).toBe(4);
 	});

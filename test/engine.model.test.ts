@@ -4,7 +4,7 @@
  * after it; an item whose expression fails ends the loop, or, on n8n 2.39.4+ under Continue On
  * Fail, is skipped), its Retry On Fail (the same node run again), AI Agent tool calls (each with
  * the agent's execute data and its own arguments), cancels and expression values that change on
- * every try. It calls the node's real hooks (preSend, the send step, postReceive), so the adapter,
+ * every try. It calls the node's real hooks (preSend, the send step), so the adapter,
  * the run, the memory of tries, the limit, the pace and the retries are the real ones; only the
  * service's answers are the model's, given through a request helper that, like n8n's, aborts a
  * request on its context's cancel signal (a cancel, or the attempt's Timeout, cuts it in flight).
@@ -74,8 +74,6 @@ function loadNode(skipsFailedItems: boolean) {
 	let loaded: {
 		routing: typeof import('../nodes/VoiceAssistant/shared/request/routing');
 		prepare: typeof import('../nodes/VoiceAssistant/shared/request/prepareRequest');
-		postReceive: typeof import('../nodes/VoiceAssistant/shared/request/postReceive');
-		registry: typeof import('../nodes/VoiceAssistant/shared/request/runRegistry');
 		clock: typeof import('../nodes/VoiceAssistant/shared/clock');
 		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
 	};
@@ -88,8 +86,6 @@ function loadNode(skipsFailedItems: boolean) {
 		loaded = {
 			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
 			prepare: require('../nodes/VoiceAssistant/shared/request/prepareRequest'),
-			postReceive: require('../nodes/VoiceAssistant/shared/request/postReceive'),
-			registry: require('../nodes/VoiceAssistant/shared/request/runRegistry'),
 			clock: require('../nodes/VoiceAssistant/shared/clock'),
 			pace: require('../nodes/VoiceAssistant/shared/request/accountPace'),
 		};
@@ -319,7 +315,7 @@ async function simulate(
 						...(plan.timeoutMs === undefined ? {} : { timeout: plan.timeoutMs }),
 					} as IHttpRequestOptions,
 					preSend: [],
-					postReceive: [{ actions: [node.postReceive.failOnHttpError] }],
+					postReceive: [],
 				};
 				const context = {
 					getNode: () => nodeOfPlan,
@@ -340,7 +336,7 @@ async function simulate(
 						async httpRequestWithAuthentication(this: IExecuteSingleFunctions) {
 							const signal = this.getExecutionCancelSignal?.();
 							// The run's signal at the moment the request starts: aborted by a stop, a cancel or its end.
-							const { run } = node.registry.runOf(context, request.options);
+							const { run } = node.prepare.runOf(request.options);
 							const record: Attempt = {
 								plan: p,
 								call,
@@ -465,7 +461,7 @@ describe.each([
 					// No request starts after its run's stop or cancel.
 					expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
 					// Every run leaves the pace registry.
-					expect(node.pace.pacedAccounts()).toBe(0);
+					expect(node.pace.accountPaces.size).toBe(0);
 					// Each item gets at most one outcome per try of Retry On Fail.
 					plans.forEach((plan, p) => {
 						for (const outcome of outcomes[p].values())
@@ -514,7 +510,7 @@ describe.each([
 					const later = await simulate(node, skips, [quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
 					expect([...later.outcomes[0].values()]).toEqual([1, 1, 1]);
 					expect(clock.now() - startedAt).toBeLessThan(50);
-					expect(node.pace.pacedAccounts()).toBe(0);
+					expect(node.pace.accountPaces.size).toBe(0);
 				},
 			),
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },

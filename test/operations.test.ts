@@ -9,7 +9,7 @@ import {
 } from './helpers/fixtures';
 import { assistantSchema } from './helpers/assistantSchema';
 import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
-import { sentProperties } from '../nodes/VoiceAssistant/shared/spec/fields';
+import { sentProperties } from './hardening/support';
 import { PLAYGROUND_CALL_FIELDS } from '../nodes/VoiceAssistant/resources/playgroundCall/start';
 import { CONTACT_FIELDS } from '../nodes/VoiceAssistant/resources/segmentContact/update';
 

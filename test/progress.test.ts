@@ -16,7 +16,7 @@ describe('Progress in the log', () => {
 		const progress = new Progress(total, logger, 'Update contacts', {
 			concurrency: () => ({ now: 40, peak: 64 }),
 			inFlight: () => 12,
-			pace: () => pace,
+			rate: () => pace,
 		});
 		return { progress, lines };
 	}

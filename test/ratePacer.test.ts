@@ -5,13 +5,13 @@
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import { AnswerFeedback } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
+import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import {
 	RatePacer,
 	WINDOW_MS,
-	type AnswerKind,
+	type PacerKind,
 } from '../nodes/VoiceAssistant/shared/request/ratePacer';
 
 /** A fake clock the pacer reads. */
@@ -37,20 +37,20 @@ function tokenBucket(ratePerSec: number, now: () => number) {
 		last = now();
 		if (tokens < 1) return 'rate-limited' as const;
 		tokens -= 1;
-		return 'answered' as const;
+		return 'handled' as const;
 	};
 }
 
 /** An attempt's end the pacer counts as `kind`. */
-const FAILURE_OF: Record<AnswerKind, AttemptEnd> = {
-	answered: 'answered',
+const FAILURE_OF: Record<PacerKind, AttemptEnd> = {
+	handled: 'answered',
 	'rate-limited': 'rate-limited',
 	failed: 'server-error',
 };
 
 /** A run's answer feedback in automatic mode (its limit on requests in flight). */
 const feedbackOfRun = (ceiling = 100) =>
-	new AnswerFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
+	new AttemptFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
 
 /**
  * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would
@@ -60,7 +60,7 @@ const feedbackOfRun = (ceiling = 100) =>
 function send(
 	pacer: RatePacer,
 	time: ReturnType<typeof clock>,
-	service: () => AnswerKind,
+	service: () => PacerKind,
 	attempts: number,
 	gapMs = 1,
 	feedback = feedbackOfRun(),
@@ -72,7 +72,7 @@ function send(
 		pacer.takeTurn(turnIn > gapMs);
 		const kind = service();
 		if (kind === 'rate-limited') throttled++;
-		feedback.onAnswer(FAILURE_OF[kind], pacer);
+		feedback.onAttemptEnd(FAILURE_OF[kind], pacer);
 	}
 	return throttled;
 }
@@ -80,7 +80,7 @@ function send(
 /** A pacer that began pacing after a second in which the service answered 200 attempts, 5 ms apart. */
 function pacedAfterASecondOf200(time: ReturnType<typeof clock>) {
 	const pacer = pacerOn(time);
-	send(pacer, time, () => 'answered', 200, 5);
+	send(pacer, time, () => 'handled', 200, 5);
 	pacer.rateLimited();
 	return { pacer, pace: pacer.rate as number };
 }
@@ -89,7 +89,7 @@ describe('RatePacer', () => {
 	it('does not pace while the service answers', () => {
 		const time = clock();
 		const pacer = pacerOn(time);
-		send(pacer, time, () => 'answered', 5_000);
+		send(pacer, time, () => 'handled', 5_000);
 		expect(pacer.rate).toBeUndefined();
 		expect(pacer.nextTurnIn()).toBe(0);
 	});
@@ -133,7 +133,7 @@ describe('RatePacer', () => {
 			const turnIn = pacer.nextTurnIn();
 			if (turnIn > 0) time.advance(turnIn + 1); // every timer fires 1 ms late
 			pacer.takeTurn(true);
-			pacer.onAnswer('answered');
+			pacer.onAttemptEnd('handled');
 			turns++;
 		}
 		// Without making up for it: a turn every 1000 / pace + 1 ms, 17% fewer at 200/s.
@@ -144,11 +144,11 @@ describe('RatePacer', () => {
 		const time = clock();
 		const pacer = pacerOn(time);
 		// Paced at 210 while the service allows 200 a second, its burst already spent.
-		send(pacer, time, () => 'answered', 210, 1000 / 210);
+		send(pacer, time, () => 'handled', 210, 1000 / 210);
 		pacer.rateLimited();
 		expect(pacer.rate).toBeGreaterThan(205);
 		const service = tokenBucket(200, time.now);
-		while (service() === 'answered');
+		while (service() === 'handled');
 		const started = time.now();
 		const throttled = send(pacer, time, service, 6_000);
 		const seconds = (time.now() - started) / 1000;
@@ -161,15 +161,15 @@ describe('RatePacer', () => {
 		const time = clock();
 		const { pacer, pace } = pacedAfterASecondOf200(time);
 		const service = tokenBucket(pace, time.now);
-		while (service() === 'answered');
+		while (service() === 'handled');
 		// For three windows, two answers 429 of requests already in flight for every paced one.
 		const floodUntil = time.now() + 3 * WINDOW_MS;
 		while (time.now() < floodUntil) {
 			time.advance(Math.max(1, pacer.nextTurnIn()));
 			pacer.takeTurn(true);
-			pacer.onAnswer(service() === 'answered' ? 'answered' : 'rate-limited');
-			pacer.onAnswer('rate-limited');
-			pacer.onAnswer('rate-limited');
+			pacer.onAttemptEnd(service() === 'handled' ? 'handled' : 'rate-limited');
+			pacer.onAttemptEnd('rate-limited');
+			pacer.onAttemptEnd('rate-limited');
 		}
 		send(pacer, time, service, 500);
 		expect(pacer.rate).toBeGreaterThan(0.97 * pace);
@@ -193,7 +193,7 @@ describe('RatePacer', () => {
 		const paced = pacer.rate as number;
 		// Now the service allows everything: the first full windows grow the pace by 2% each.
 		const until = time.now() + 4 * WINDOW_MS + 1;
-		while (time.now() < until) send(pacer, time, () => 'answered', 1);
+		while (time.now() < until) send(pacer, time, () => 'handled', 1);
 		expect(pacer.rate).toBeGreaterThan(paced * 1.02 ** 2);
 		expect(pacer.rate).toBeLessThan(paced * 1.02 ** 4 * 1.001);
 	});
@@ -206,7 +206,7 @@ describe('RatePacer', () => {
 		const paces: number[] = [];
 		for (let window = 0; window < 12; window++) {
 			const until = time.now() + WINDOW_MS + 1;
-			while (time.now() < until) send(pacer, time, () => 'answered', 1);
+			while (time.now() < until) send(pacer, time, () => 'handled', 1);
 			paces.push(pacer.rate as number);
 		}
 		const growth = paces.slice(1).map((pace, i) => Math.round((pace / paces[i] - 1) * 100));
@@ -242,7 +242,7 @@ describe('RatePacer', () => {
 			run.attempts++;
 			if (kind === 'rate-limited') run.throttled++;
 			else if (--run.left === 0) run.doneAt = time.now();
-			run.feedback.onAnswer(FAILURE_OF[kind], run.pacer);
+			run.feedback.onAttemptEnd(FAILURE_OF[kind], run.pacer);
 			const turnIn = run.pacer.nextTurnIn();
 			run.pacer.takeTurn(turnIn > 1);
 			run.nextAt = time.now() + Math.max(1, turnIn);
@@ -261,7 +261,7 @@ describe('RatePacer', () => {
 		const pacer = pacerOn(time);
 		let seed = 7;
 		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
-		send(pacer, time, () => (random() < 0.3 ? 'rate-limited' : 'answered'), 20_000);
+		send(pacer, time, () => (random() < 0.3 ? 'rate-limited' : 'handled'), 20_000);
 		expect(pacer.rate).toBeUndefined();
 	});
 
@@ -271,7 +271,7 @@ describe('RatePacer', () => {
 		let seed = 11;
 		const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
 		// 2% of the answers 429 whatever the pace, for about 30 windows.
-		send(pacer, time, () => (random() < 0.02 ? 'rate-limited' : 'answered'), 30 * pace);
+		send(pacer, time, () => (random() < 0.02 ? 'rate-limited' : 'handled'), 30 * pace);
 		// Lowered once per window without a 429, and by a window that happens to be over 5%.
 		expect(pacer.rate).toBeGreaterThan(0.8 * pace);
 	});
@@ -279,7 +279,7 @@ describe('RatePacer', () => {
 	it('gives pacing up when the share of 429s does not fall as it slows down', () => {
 		const time = clock();
 		const pacer = pacerOn(time);
-		send(pacer, time, () => 'answered', 500);
+		send(pacer, time, () => 'handled', 500);
 		pacer.rateLimited();
 		expect(pacer.rate).toBe(500);
 		let n = 0;
@@ -287,7 +287,7 @@ describe('RatePacer', () => {
 		// answered), the share stays, and after 3 futile cuts pacing stops for good.
 		let lowest = Infinity;
 		for (let i = 0; i < 3_000; i++) {
-			send(pacer, time, () => (n++ % 2 ? 'rate-limited' : 'answered'), 1);
+			send(pacer, time, () => (n++ % 2 ? 'rate-limited' : 'handled'), 1);
 			lowest = Math.min(lowest, pacer.rate ?? Infinity);
 		}
 		expect(pacer.rate).toBeUndefined();

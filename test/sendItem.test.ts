@@ -1,68 +1,23 @@
 /**
- * One item's send step (shared/request/sendItem.ts), in n8n's engine in process over HTTP: n8n's
- * Timeout bounds the whole attempt (a server trickling its answer is cut off); the words a user
+ * One item's send step (shared/request/sendItem.ts), in n8n's engine in process over HTTP: the words a user
  * reads are the node's (n8n's error constructors rewrite messages that contain an error code); an
  * item that was sent says so when another item stops the run; no exception escapes it.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { runNode } from './helpers/runNode';
 import * as failureModel from '../nodes/VoiceAssistant/shared/failureModel';
-import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { accountPaces } from '../nodes/VoiceAssistant/shared/request/accountPace';
 import { useSimulator } from './helpers/simulator';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
-
-describe("n8n's Timeout bounds the whole attempt", () => {
-	let server: Server;
-	let url: string;
-	beforeAll(async () => {
-		// Answers at once, then trickles one byte every 100 ms for a minute: no gap reaches a socket timeout.
-		server = createServer((_req, res) => {
-			res.writeHead(200, { 'content-type': 'application/json' });
-			res.write('{"message":"');
-			let sent = 0;
-			const trickle = setInterval(() => {
-				if (++sent > 600 || res.destroyed) return clearInterval(trickle);
-				res.write('.');
-			}, 100);
-			res.on('close', () => clearInterval(trickle));
-		});
-		await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-		url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-	});
-	afterAll(async () => {
-		server.closeAllConnections();
-		await new Promise((resolve) => server.close(resolve));
-	});
-
-	it('a server trickling its answer is cut off at the Timeout and reported as a timeout', async () => {
-		const started = Date.now();
-		const { error } = await runNode({
-			parameters: {
-				...segmentContactParameters,
-				options: { retryOnFailure: false },
-				requestOptions: { timeout: 800 },
-			},
-			credentials: { apiKey: API_KEY, baseUrl: url },
-		});
-		expect(error?.message).toBe('The request timed out after 800 ms');
-		expect(Date.now() - started).toBeLessThan(20_000);
-	}, 30_000);
-});
+import {
+	API_KEY,
+	CONTACT_UPDATE_PATH as UPDATE,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
+import { byColumns, namedRows } from './helpers/contactRuns';
 
 describe('the send step', () => {
 	const sim = useSimulator();
 	const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
-	const UPDATE = '/api/v1/segment/contact/update';
-	const contacts = (count: number) =>
-		Array.from({ length: count }, (_, i) => ({
-			json: { id: `contact-${i}`, first_name: 'Ada', last_name: `L${i}`, phone: '+14155550100' },
-		}));
-	const byColumns = {
-		...segmentContactParameters,
-		contactId: '={{ $json.id }}',
-		contactLastName: '={{ $json.last_name }}',
-	};
 
 	describe("the node's words reach the user, whatever error code they contain", () => {
 		it.each([
@@ -116,7 +71,7 @@ describe('the send step', () => {
 			});
 			const { error } = await runNode({
 				parameters: byColumns,
-				items: contacts(2),
+				items: namedRows(2),
 				credentials: credentials(),
 			});
 			expect(sim().requests.map((request) => request.query.id)).toEqual(['contact-0', 'contact-1']);
@@ -138,7 +93,7 @@ describe('the send step', () => {
 			});
 			const { outputs, error } = await runNode({
 				parameters: { ...byColumns, options: { maxConcurrency: 1, adaptiveConcurrency: false } },
-				items: contacts(3),
+				items: namedRows(3),
 				credentials: credentials(),
 			});
 			expect(outputs).toEqual([]);
@@ -169,13 +124,13 @@ describe('the send step', () => {
 				sim().failNext({ status: 500, path: UPDATE, id: 'contact-0' });
 				const { error } = await runNode({
 					parameters: { ...byColumns, options: { maxConcurrency: 1 } },
-					items: contacts(3),
+					items: namedRows(3),
 					credentials: credentials(),
 				});
 				expect(error?.message).toBe('The node could not handle this item: classifier broke');
 				expect(error?.description).toMatch(/^This item was sent 1 time/);
 				expect(sim().requests).toHaveLength(1);
-				expect(pacedAccounts()).toBe(0);
+				expect(accountPaces.size).toBe(0);
 			} finally {
 				classify.mockRestore();
 			}
@@ -189,7 +144,7 @@ describe('the send step', () => {
 				sim().failNext({ status: 500, path: UPDATE, id: 'contact-1' });
 				const { outputs } = await runNode({
 					parameters: byColumns,
-					items: contacts(3),
+					items: namedRows(3),
 					credentials: credentials(),
 					continueOnFail: true,
 				});

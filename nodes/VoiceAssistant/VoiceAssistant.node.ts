@@ -32,7 +32,7 @@ export class VoiceAssistant implements INodeType {
 		requestDefaults: {
 			headers: { Accept: 'application/json' },
 			json: true,
-			// Error statuses reach failOnHttpError with their headers (Retry-After) instead of throwing.
+			// Error statuses reach the attempt (attempt.ts) with their headers (Retry-After) instead of throwing.
 			ignoreHttpStatusErrors: true,
 			// n8n's client would forward x-api-key to whatever host a redirect names.
 			disableFollowRedirect: true,

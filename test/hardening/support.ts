@@ -11,7 +11,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
-import { sentProperties } from '../../nodes/VoiceAssistant/shared/spec/fields';
+import type { FieldMap } from '../../nodes/VoiceAssistant/shared/spec/fields';
 import { PLAYGROUND_CALL_FIELDS } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
 import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
 import { createSimulator, type SimulatorOptions, type Simulator } from '../simulator';
@@ -42,6 +42,18 @@ export async function run(sim: Simulator, apiKey: string, options: Run): Promise
 }
 
 const json = (field: string) => `={{ $json.${field} }}`;
+
+/** Each API property a field map sends, with the node parameter (dotted in a collection) it is read from. */
+export function sentProperties(
+	map: FieldMap,
+	prefix = '',
+): Array<{ parameter: string; property: string }> {
+	return Object.entries(map).flatMap(([parameter, target]) =>
+		typeof target === 'string'
+			? [{ parameter: `${prefix}${parameter}`, property: target }]
+			: sentProperties(target, `${prefix}${parameter}.`),
+	);
+}
 
 /** Fields the operations read in their preSend (field maps), by node parameter (dotted in a collection). */
 const READ_IN_PRESEND = new Map(

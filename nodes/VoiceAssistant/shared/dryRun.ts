@@ -11,6 +11,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { DRY_RUN_PARAMETER } from './dryRunOption';
+import { methodOf } from './failureModel';
 import { redactValue } from './redact';
 import type { Problem } from './spec/validation';
 import { problemFromText } from './spec/validation';
@@ -64,7 +65,7 @@ function requestUrl(options: IHttpRequestOptions): string {
 /** The request as n8n's request helper gets it, as an item's json: method, full URL, headers, body. */
 export function describeRequest(options: IHttpRequestOptions): IDataObject {
 	const described: IDataObject = {
-		method: String(options.method ?? 'GET').toUpperCase(),
+		method: methodOf(options),
 		url: requestUrl(options),
 		headers: { ...options.headers } as IDataObject,
 	};

@@ -20,6 +20,9 @@ export type AttemptEnd =
 	| 'unavailable' // 503
 	| 'server-error'; // other 5xx
 
+/** How a failed attempt ended: any end but an answer the node can use. */
+export type FailureEnd = Exclude<AttemptEnd, 'answered'>;
+
 /** Reads and updates (PUT) may reach the service twice without harm; a POST starts a call or creates a knowledge base. */
 export type MethodKind = 'repeatable' | 'once';
 
@@ -31,8 +34,13 @@ const REPEATABLE_METHODS: ReadonlySet<string> = new Set([
 	'OPTIONS',
 ]);
 
-export function methodKind(method: string): MethodKind {
-	return REPEATABLE_METHODS.has(method.toUpperCase()) ? 'repeatable' : 'once';
+/** A request's method, upper case as n8n sends it (its default: GET). */
+export function methodOf(options: { method?: string }): string {
+	return (options.method ?? 'GET').toUpperCase();
+}
+
+function methodKind(method: string): MethodKind {
+	return REPEATABLE_METHODS.has(method) ? 'repeatable' : 'once';
 }
 
 export interface Rule {
@@ -60,6 +68,7 @@ export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule
 	'server-error': { repeatable: rule('backoff', false), once: rule(false, true) },
 };
 
+/** `method`: as methodOf gives it. */
 export function ruleOf(end: AttemptEnd, method: string): Rule {
 	return RULES[end][methodKind(method)];
 }
@@ -71,7 +80,7 @@ export function reachedService(end: AttemptEnd): boolean {
 
 /** What one failed attempt tells, read off the error without keeping the request (its headers hold the key). */
 export interface AttemptFailure {
-	end: AttemptEnd;
+	end: FailureEnd;
 	status?: number;
 	code?: string;
 	/** Where an attempt without an answer failed, when before its request was written. */
@@ -82,6 +91,12 @@ export interface AttemptFailure {
 	body?: unknown;
 	headers?: IDataObject;
 	rawMessage: string;
+}
+
+/** What an item had sent before it ended: its attempts that left this machine, and how the last one ended. */
+export interface SentSoFar {
+	times: number;
+	last?: AttemptFailure;
 }
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
@@ -105,12 +120,13 @@ export function endOfAnswer(status: number, headers: IDataObject, body: unknown)
 }
 
 /**
- * An answer other than a 2xx JSON one, as postReceive throws it: status, headers (Retry-After) and
+ * An answer other than a 2xx JSON one, as the attempt throws it: status, headers (Retry-After) and
  * body travel to the decisions. Never shown to the user (failureWords builds that error).
  */
 export class ServiceAnswerError extends NodeApiError {
 	constructor(
 		node: INode,
+		readonly end: FailureEnd,
 		readonly status: number,
 		readonly headers: IDataObject,
 		readonly body: unknown,
@@ -128,8 +144,7 @@ type RequestError = { message?: unknown; httpCode?: unknown; context?: { data?: 
  */
 export function classifyFailure(error: unknown, deadlinePassed = false): AttemptFailure {
 	if (error instanceof ServiceAnswerError) {
-		const { status, headers, body } = error;
-		const end = endOfAnswer(status, headers, body);
+		const { end, status, headers, body } = error;
 		return {
 			end,
 			status,
@@ -142,8 +157,9 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	const { message, httpCode, context } = (error ?? {}) as RequestError;
 	const status = /^\d{3}$/.test(String(httpCode)) ? Number(httpCode) : undefined;
 	const rawMessage = typeof message === 'string' ? message : 'Unknown error';
-	if (status !== undefined)
-		return { end: endOfStatus(status), status, body: context?.data, rawMessage };
+	const end = status === undefined ? undefined : endOfStatus(status);
+	// n8n's request error names an error status (a 2xx would not be one).
+	if (end && end !== 'answered') return { end, status, body: context?.data, rawMessage };
 	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
 	if (errno && UNSENDABLE_CODE.test(errno)) return { end: 'unsendable', code: errno, rawMessage };
 	const phase = phaseOf(error);

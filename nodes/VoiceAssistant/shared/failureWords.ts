@@ -1,7 +1,7 @@
 // The words of a failed attempt, for each way an attempt ends (failureModel decides whether it was
 // sent again; this file only says so), built so that n8n keeps them, and without the key.
 import type { INode } from 'n8n-workflow';
-import { isHtml, ruleOf, type AttemptEnd, type AttemptFailure } from './failureModel';
+import { isHtml, methodOf, ruleOf, type AttemptFailure, type FailureEnd } from './failureModel';
 import { PLAIN_HTTP_ANSWER } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
 import { redact } from './redact';
@@ -23,7 +23,7 @@ export interface FailureContext {
 
 export function failureContext(
 	options: {
-		method?: unknown;
+		method?: string;
 		url?: unknown;
 		baseURL?: unknown;
 		qs?: { id?: unknown };
@@ -33,7 +33,7 @@ export function failureContext(
 ): FailureContext {
 	const id = options.qs?.id;
 	return {
-		method: String(options.method ?? 'GET').toUpperCase(),
+		method: methodOf(options),
 		path: String(options.url ?? ''),
 		origin: originOf(options.baseURL),
 		id: id === undefined ? undefined : String(id),
@@ -57,8 +57,8 @@ const NOUN_BY_PATH: Array<[RegExp, string]> = [
 type Words = { message: string; description?: string };
 type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; retried: string };
 
-/** The words for each way an attempt ends. */
-const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
+/** The words for each way an attempt fails. */
+const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'not-connected': ({ failure: { code, phase, durationMs = 0, rawMessage }, context, retried }) => {
 		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
@@ -88,7 +88,6 @@ const WORDS: Record<AttemptEnd, (facts: Facts) => Words> = {
 		message: `The request timed out${context.timeoutMs ? ` after ${context.timeoutMs} ms` : ''}${retried}`,
 		description: 'Raise the Timeout in the node settings (Request Options) if the service is slow.',
 	}),
-	answered: () => ({ message: 'The service answered' }),
 	unusable: ({ failure, context }) => ({
 		message: `The service answered HTTP ${failure.status}, but not as JSON${isHtml(failure.body, failure.headers) ? ' (an HTML page)' : ''}`,
 		description: `Check the Base URL in the credential: ${context.origin} should be the API, not a web page.`,

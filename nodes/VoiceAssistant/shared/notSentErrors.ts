@@ -2,14 +2,8 @@
 // prepare the run, the execution was cancelled, or the node's own code failed; each says what the
 // item had sent so far.
 import type { INode } from 'n8n-workflow';
-import type { AttemptFailure } from './failureModel';
+import type { SentSoFar } from './failureModel';
 import { nodeError, type NodeError } from './nodeError';
-
-/** What an item that is not sent (again) had sent before: its attempts that left this machine and the last answer. */
-export interface SentSoFar {
-	times: number;
-	last?: AttemptFailure;
-}
 
 function sentSoFar(sent: SentSoFar): string {
 	if (sent.times === 0) return 'Nothing was sent for this item.';
@@ -74,12 +68,12 @@ export function unexpectedError(
 	caught: unknown,
 	sent: SentSoFar,
 ): NodeError {
-	let said = 'unknown error';
-	try {
-		said = caught instanceof Error ? caught.message : typeof caught === 'string' ? caught : said;
-	} catch {
-		// a hostile error: its message getter threw
-	}
+	const said =
+		caught instanceof Error
+			? caught.message
+			: typeof caught === 'string'
+				? caught
+				: 'unknown error';
 	return nodeError(node, `The node could not handle this item: ${said}`, {
 		itemIndex,
 		description: `${sentSoFar(sent)} It was not sent again.`,

@@ -36,15 +36,10 @@ function rawServiceMessage(body: unknown): string | undefined {
 }
 
 /**
- * The service's own explanation from an error body (its shape: not shown in the spec), with the
- * secret removed before it is shortened. A hostile body (getters that throw) gives none.
+ * The service's own explanation from an error body (its shape: not shown in the spec; parsed JSON
+ * or text), with the secret removed before it is shortened.
  */
 export function serviceMessage(body: unknown, secret?: string): string | undefined {
-	let said: string | undefined;
-	try {
-		said = redact(rawServiceMessage(body), secret);
-	} catch {
-		return undefined;
-	}
+	const said = redact(rawServiceMessage(body), secret);
 	return said && said.length > MAX_MESSAGE_LENGTH ? `${said.slice(0, MAX_MESSAGE_LENGTH)}…` : said;
 }

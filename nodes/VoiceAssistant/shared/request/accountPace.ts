@@ -15,9 +15,7 @@ import { StartCap } from './startCap';
  */
 export class AccountPace implements Turns {
 	readonly pacer = new RatePacer();
-
 	readonly cap = new StartCap();
-
 	readonly gate = new PaceGate(this);
 
 	/** Each run and its Max Requests per Second (Infinity: none). */
@@ -38,8 +36,9 @@ export class AccountPace implements Turns {
 	}
 }
 
-/** By a hash of the account: the map never holds the key. */
+/** The paces of this process by a hash of the account (the map never holds the key), each ended with its last run. */
 const paces = new Map<string, AccountPace>();
+export const accountPaces: ReadonlyMap<string, AccountPace> = paces;
 
 /** One key per account however it is written: the host's case, a trailing slash or spaces around the key. */
 export function accountOf(root: string, apiKey: string | undefined): string {
@@ -66,9 +65,4 @@ export function leaveAccountPace(pace: AccountPace, run: object): void {
 	pace.members.delete(run);
 	pace.gate.forget(run);
 	if (pace.members.size === 0 && paces.get(pace.account) === pace) paces.delete(pace.account);
-}
-
-/** The accounts paced in this process now (for tests and the model's invariants). */
-export function pacedAccounts(): number {
-	return paces.size;
 }

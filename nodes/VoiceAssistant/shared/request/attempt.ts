@@ -1,17 +1,21 @@
-// One attempt of an item's request: the authenticated request with its own deadline, then the
-// operation's postReceive, as n8n's makeRoutingRequest would make it.
+// One attempt of an item's request: the authenticated request with its own deadline, the failure
+// model's check of the answer, then the operation's postReceive, as n8n's makeRoutingRequest would
+// make it.
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
 	IExecutePaginationFunctions,
+	IExecuteSingleFunctions,
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { onAbort } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
-import { nodeError } from '../nodeError';
+import { endOfAnswer, ServiceAnswerError } from '../failureModel';
+import type { NodeError } from '../nodeError';
 import { requestToTarget, type ApiTarget } from '../target';
 import { withCancelSignal, type LoopItem } from './n8nAdapter';
+import type { ItemResult } from './output';
 import type { Run } from './run';
 
 /** What an attempt needs of its item's send. */
@@ -24,23 +28,27 @@ export interface AttemptOf {
 	target?: ApiTarget;
 }
 
-/** What the attempt's caller learns besides its result: whether the deadline passed, whether an answer came. */
-export interface AttemptState {
-	deadlinePassed: boolean;
-	answered: boolean;
-}
+/** An operation's postReceive step: a function (operationRouting takes no other), throwing a NodeError. */
+export type PostReceiveStep = (
+	this: IExecuteSingleFunctions,
+	items: INodeExecutionData[],
+	response: IN8nHttpFullResponse,
+) => Promise<INodeExecutionData[]>;
 
 /**
  * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
  * operation's postReceive), but with the credential the run already read, and with a deadline for
  * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
- * Throws what the failure model classifies, or an error of the operation's own postReceive once
- * `state.answered`.
+ * Requests are sent with ignoreHttpStatusErrors, so every answer arrives with its headers (n8n's
+ * own request error drops them, and with them Retry-After). An answer the failure model does not
+ * call answered (an error status, a redirect, a 2xx web page) is thrown as a ServiceAnswerError;
+ * so is any failure without an answer, with `state.deadlinePassed` when the deadline aborted it.
+ * An error of the operation's own postReceive (Get Many's list check) is the item's result.
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,
-	state: AttemptState,
-): Promise<INodeExecutionData[]> {
+	state: { deadlinePassed: boolean },
+): Promise<ItemResult> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
 	const forget = item.cancelSignal
@@ -52,26 +60,28 @@ export async function attemptRequest(
 	});
 	// A fresh copy per attempt (n8n's authentication adds the key header to the options it gets), as Dry Run shows it.
 	const options = requestToTarget(request.options, target as ApiTarget);
+	let response: IN8nHttpFullResponse;
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(
+		response = (await context.helpers.httpRequestWithAuthentication.call(
 			withCancelSignal(context, abort.signal),
 			CREDENTIAL_NAME,
 			options,
 			{ credentialsDecrypted: target?.credential },
 		)) as IN8nHttpFullResponse;
-		state.answered = true;
-		let items: INodeExecutionData[] = [{ json: response.body as IDataObject }];
-		// operationRouting only takes functions: a declarative action would need n8n's own runner.
-		for (const { actions } of request.postReceive) {
-			for (const action of actions) {
-				if (typeof action !== 'function')
-					throw nodeError(item.node, `postReceive "${action.type}" is not supported`);
-				items = await action.call(context, items, response);
-			}
-		}
-		return items;
 	} finally {
 		settle();
 		forget();
 	}
+	const { statusCode, headers, body } = response;
+	const end = endOfAnswer(statusCode, headers, body);
+	if (end !== 'answered') throw new ServiceAnswerError(item.node, end, statusCode, headers, body);
+	let items: INodeExecutionData[] = [{ json: body as IDataObject }];
+	try {
+		for (const { actions } of request.postReceive)
+			for (const action of actions as PostReceiveStep[])
+				items = await action.call(context, items, response);
+	} catch (caught) {
+		return { error: caught as NodeError };
+	}
+	return { items };
 }

@@ -33,18 +33,13 @@ const QUEUEING_MS = 20;
  */
 export class ConcurrencyLimit {
 	private current: number;
-
 	private slowStart = true;
-
 	private roundSize: number;
-
 	private roundAnswers = 0;
-
 	private roundPushbacks = 0;
 
 	/** The fastest answer of the run, and of the round. */
 	private fastest = Infinity;
-
 	private roundFastest = Infinity;
 
 	/** How often the limit was halved. */
@@ -63,7 +58,7 @@ export class ConcurrencyLimit {
 	 * An attempt ended: `pushback` when the service asked for less load; `inFlight` counts it;
 	 * `tookMs`: how long it took.
 	 */
-	onAnswer(pushback: boolean, inFlight: number, tookMs?: number): void {
+	onAttemptEnd(pushback: boolean, inFlight: number, tookMs?: number): void {
 		const full = inFlight * 2 >= this.current;
 		if (this.slowStart && !pushback && full) this.grow();
 		this.roundAnswers++;

@@ -14,7 +14,6 @@ export class Deadlines {
 
 	/** Attempts in flight: started, neither settled nor expired. */
 	private live = 0;
-
 	private watching = false;
 
 	/** Ends the timer's wait early: nothing is in flight any more, or the run is over. */

@@ -14,14 +14,11 @@ import type { Batching } from './n8nAdapter';
  */
 export class ItemLoop {
 	private prepared = 0;
-
 	private reachedEnd = false;
-
 	private over = false;
 
 	/** The run ended: the watch ends at once (its timer cleared). */
 	private stopped = false;
-
 	private wake: (() => void) | undefined;
 
 	/** The number of items the run sends once the loop is over, or undefined when it threw. */

@@ -9,7 +9,6 @@ import { WaiterQueue } from './waiterQueue';
  */
 export class Limiter {
 	private active = 0;
-
 	private readonly waiting = new WaiterQueue<boolean>(false);
 
 	/** The most holders at once so far. */

@@ -1,3 +1,5 @@
+// n8n's declarative loop as the node reads it: each item as a LoopItem (its node run, the items of
+// its loop, Batching, the cancel signal, whether failures become items).
 import type { IDataObject, IExecuteSingleFunctions, INode } from 'n8n-workflow';
 import * as n8nWorkflow from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
@@ -5,7 +7,7 @@ import { NodeOperationError } from 'n8n-workflow';
 /*
  * The inferences the node makes about n8n's declarative loop live here, but for three that act
  * where they are used: the watch of the loop (itemLoop.ts, relying on the first point below),
- * items prepared in order, item 0 first (runRegistry.ts), and Timeout read once, for item 0
+ * items prepared in order, item 0 first (prepareRequest.ts), and Timeout read once, for item 0
  * (deadlines.ts). The n8n-core code they rely on (dist/execution-engine/), the same in 1.123.50,
  * 2.8.4 and 2.41.1 unless said:
  * - routing-node.js RoutingNode.runNode: one loop over `(inputData.main ?? inputData.ai_tool)[0]`

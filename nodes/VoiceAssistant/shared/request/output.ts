@@ -5,6 +5,9 @@ import { redact, redactValue } from '../redact';
 import type { NodeError } from '../nodeError';
 import type { LoopItem } from './n8nAdapter';
 
+/** What one input item ended with: its output items, or its error. */
+export type ItemResult = { items: INodeExecutionData[] } | { error: NodeError };
+
 /** What the service answered, as an item's json: an object as is, anything else under `response`. */
 function asJson(answer: unknown): IDataObject {
 	if (answer !== null && typeof answer === 'object' && !Array.isArray(answer))

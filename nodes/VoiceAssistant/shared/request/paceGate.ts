@@ -15,16 +15,12 @@ export type Turns = Pick<RatePacer, 'nextTurnIn' | 'takeTurn'>;
  */
 export class PaceGate {
 	private readonly queues = new Map<object, WaiterQueue<void>>();
-
 	private rotation: object[] = [];
-
 	private next = 0;
-
 	private pumping = false;
 
 	/** Ends the pump's wait for the next turn once nobody waits for it (its timer cleared). */
 	private pause: AbortController | undefined;
-
 	private readonly watched = new WeakSet<AbortSignal>();
 
 	constructor(private readonly pacer: Turns) {}

@@ -1,5 +1,6 @@
-// The preSend of every operation: the item joins its run (item 0 starts it), then its request is
-// built and checked against the spec, without awaiting anything.
+// The preSend of every operation: the item joins its run (item 0 of a node run starts it, the
+// others join it while n8n's loop is on, the send step finds it again), then its request is built
+// and checked against the spec, without awaiting anything.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
@@ -10,11 +11,46 @@ import { keepForDryRun } from '../dryRun';
 import { readRequestPolicy } from '../requestPolicy';
 import { buildRequest, type RequestContract } from '../spec/contract';
 import { invalidInputError } from '../spec/validation';
-import type { ItemLoop } from './itemLoop';
-import type { LoopItem } from './n8nAdapter';
+import { ItemLoop } from './itemLoop';
+import { readBatching, readLoopItem, type LoopItem } from './n8nAdapter';
 import { Run } from './run';
-import { joinRun } from './runRegistry';
 import { triesOf } from './triesMemory';
+
+/** The run that item 0 began last, per node run. */
+const latestRun = new WeakMap<object, Run>();
+
+/** Each item's request, from its preSend to its send step: its run, and the item as preSend read it. */
+const runOfRequest = new WeakMap<object, { run: Run; item: LoopItem }>();
+
+/**
+ * Called from every item's preSend: n8n prepares a node run's items in order, item 0 first. Item
+ * 0 (or the first item n8n could prepare) starts a run; the others join it while n8n's loop is
+ * on. A run that item 0 of a later try finds still preparing was abandoned by n8n.
+ */
+function joinRun(context: IExecuteSingleFunctions, request: object): { run: Run; item: LoopItem } {
+	const item = readLoopItem(context);
+	let run = latestRun.get(item.nodeRun);
+	// After a Stop, n8n's loop may go on preparing the rest (a Batching pause ends): they join the ended run.
+	const afterStop = item.cancelSignal?.aborted === true;
+	if (!run || (!afterStop && (item.itemIndex === 0 || !run.loop.preparing))) {
+		if (run?.loop.preparing) run.end('abandoned');
+		const batching = readBatching(context);
+		run = startRun(
+			context,
+			item,
+			new ItemLoop(item.itemCount, batching, item.skipsFailedItems, item.cancelSignal),
+		);
+		latestRun.set(item.nodeRun, run);
+	}
+	const joined = { run, item };
+	runOfRequest.set(request, joined);
+	return joined;
+}
+
+/** The run of a request and its item: every operation's routing has this preSend before its send step. */
+export function runOf(request: object): { run: Run; item: LoopItem } {
+	return runOfRequest.get(request) as { run: Run; item: LoopItem };
+}
 
 /** The run that item 0 of a node run starts, with the node's Options and, under Retry On Fail, the node run's memory of earlier tries. */
 function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLoop): Run {
@@ -37,7 +73,7 @@ function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLo
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
-		const { run, item } = joinRun(this, options, (first, loop) => startRun(this, first, loop));
+		const { run, item } = joinRun(this, options);
 		run.loop.itemPrepared(item.itemIndex);
 		const built = buildRequest(contract, options, this);
 		if (!('problems' in built)) {

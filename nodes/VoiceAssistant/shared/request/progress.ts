@@ -13,8 +13,8 @@ export interface ProgressFigures {
 	/** The limit on requests in flight now, and the most requests that were in flight at once. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;
-	/** The pace while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
-	pace: () => { now: number | undefined; lowest: number | undefined; waiting: number };
+	/** The rate while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
+	rate: () => { now: number | undefined; lowest: number | undefined; waiting: number };
 }
 
 /**
@@ -23,15 +23,10 @@ export interface ProgressFigures {
  */
 export class Progress {
 	private succeeded = 0;
-
 	private failed = 0;
-
 	private retries = 0;
-
 	private retryWaiting = 0;
-
 	private readonly every: number;
-
 	private readonly startedAt = clock.now();
 
 	constructor(
@@ -65,11 +60,11 @@ export class Progress {
 	}
 
 	private logProgress(): void {
-		const { now: pace, waiting } = this.figures.pace();
+		const { now: rate, waiting } = this.figures.rate();
 		const paced =
-			pace === undefined
+			rate === undefined
 				? ''
-				: `, paced at ${Math.round(pace)} requests/s (${waiting} waiting for their turn)`;
+				: `, paced at ${Math.round(rate)} requests/s (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);
@@ -81,7 +76,7 @@ export class Progress {
 	logSummary(how: string, batching = false): void {
 		if (this.summarized) return;
 		this.summarized = true;
-		const lowest = this.figures.pace().lowest;
+		const lowest = this.figures.rate().lowest;
 		const paced =
 			lowest === undefined
 				? ''

@@ -1,28 +1,16 @@
-// An operation's routing as n8n's declarative engine reads it: preSend, the send step and
-// postReceive of the node's engine, and how a plain field is sent (body or query).
-import type {
-	IExecuteSingleFunctions,
-	IN8nHttpFullResponse,
-	INodeExecutionData,
-	INodePropertyRouting,
-} from 'n8n-workflow';
+// An operation's routing as n8n's declarative engine reads it: the preSend and the send step of the
+// node's engine, the operation's own postReceive, and how a plain field is sent (body or query).
+import type { INodePropertyRouting } from 'n8n-workflow';
 import type { RequestContract } from '../spec/contract';
 import type { Endpoint } from '../spec/endpoints';
-import { failOnHttpError } from './postReceive';
+import type { PostReceiveStep } from './attempt';
 import { prepareRequest } from './prepareRequest';
 import { sendItem } from './sendItem';
 
-/** A postReceive step: the send step runs functions only (see attempt). */
-type PostReceiveStep = (
-	this: IExecuteSingleFunctions,
-	items: INodeExecutionData[],
-	response: IN8nHttpFullResponse,
-) => Promise<INodeExecutionData[]>;
-
 /**
- * Routing of an operation, in the order an item's request goes: preSend (build and check it),
- * send (sendItem, n8n's `pagination` request operation: limit → attempt → classify → retry),
- * postReceive (HTTP errors, then the operation's own shaping) and output.
+ * Routing of an operation, in the order an item's request goes: preSend (build and check it), then
+ * send (sendItem, n8n's `pagination` request operation: limit → attempt, whose answer the failure
+ * model checks before the operation's own postReceive shapes it → classify → retry → output).
  */
 export function operationRouting(
 	endpoint: Endpoint,
@@ -37,7 +25,7 @@ export function operationRouting(
 		},
 		send: { preSend: [prepareRequest(contract)], paginate: true },
 		operations: { pagination: sendItem },
-		output: { postReceive: [failOnHttpError, ...postReceive] },
+		output: { postReceive },
 	};
 }
 

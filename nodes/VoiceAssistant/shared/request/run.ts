@@ -7,7 +7,7 @@ import { Progress } from './progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { readApiTarget, type ApiTarget } from '../target';
 import { accountOf, joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
-import { AnswerFeedback } from './answerFeedback';
+import { AttemptFeedback } from './attemptFeedback';
 import { ConcurrencyLimit } from './concurrencyLimit';
 import { Deadlines } from './deadlines';
 import { Limiter } from './limiter';
@@ -34,43 +34,30 @@ export class Run {
 
 	/** Aborted by a stop, a cancel or the run's end: every wait of the run leaves on it. */
 	readonly signal: AbortSignal = this.controller.signal;
-
 	readonly limiter: Limiter;
 
 	/** Aborted when the run ends, not by a stop: the deadlines of attempts still in flight hold. */
 	private readonly over = new AbortController();
-
 	readonly deadlines = new Deadlines(this.over.signal);
-
 	private readonly limit: ConcurrencyLimit | undefined;
-
-	private readonly feedback: AnswerFeedback;
-
-	private pace: AccountPace | undefined;
-
+	private readonly feedback: AttemptFeedback;
+	private accountPace: AccountPace | undefined;
 	private readyAt: number | undefined;
 
 	/** Items that get an outcome: the prepared ones, once n8n's loop is over. */
 	private expected: number | undefined;
-
 	private ending: Ending | undefined;
-
 	private target: Promise<ApiTarget> | undefined;
 
 	/** The first failure that stopped the run, and the index of its item. */
 	stopError: NodeError | undefined;
-
 	stoppedByItem: number | undefined;
 
 	/** Items whose input was invalid while failures become items: answered without a request. */
 	readonly invalidItems = new Map<number, NodeError>();
-
 	private turns = 0;
-
-	private paceWaiting = 0;
-
+	private turnWaiting = 0;
 	readonly progress: Progress;
-
 	private readonly stopListening: () => void;
 
 	constructor(
@@ -85,17 +72,17 @@ export class Run {
 			? new ConcurrencyLimit(policy.maxConcurrency)
 			: undefined;
 		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
-		this.feedback = new AnswerFeedback(this.limit, this.limiter);
+		this.feedback = new AttemptFeedback(this.limit, this.limiter);
 		this.progress = new Progress(loop.total, log.logger, log.nodeName, {
 			concurrency: () => ({
 				now: this.limit?.limit ?? policy.maxConcurrency,
 				peak: this.limiter.peak,
 			}),
-			inFlight: () => this.limiter.inUse - this.paceWaiting,
-			pace: () => ({
-				now: this.pace?.pacer.rate,
-				lowest: this.feedback.lowestPace,
-				waiting: this.paceWaiting,
+			inFlight: () => this.limiter.inUse - this.turnWaiting,
+			rate: () => ({
+				now: this.accountPace?.pacer.rate,
+				lowest: this.feedback.lowestRate,
+				waiting: this.turnWaiting,
 			}),
 		});
 		const cancel = () => this.end('cancelled');
@@ -138,8 +125,8 @@ export class Run {
 	/** In automatic mode or with Max Requests per Second, a run that sends takes turns at its account's pace until it ends. */
 	private joinPace(account: string): void {
 		const { maxRequestsPerSecond } = this.policy;
-		if ((this.limit || maxRequestsPerSecond) && !this.ending && !this.pace)
-			this.pace = joinAccountPace(account, this, maxRequestsPerSecond);
+		if ((this.limit || maxRequestsPerSecond) && !this.ending && !this.accountPace)
+			this.accountPace = joinAccountPace(account, this, maxRequestsPerSecond);
 	}
 
 	/**
@@ -151,16 +138,16 @@ export class Run {
 		const turn = this.turns++;
 		const due = this.readyAt === undefined ? undefined : this.loop.batchDue(turn, this.readyAt);
 		if (due !== undefined && due > clock.now()) await wait(due - clock.now(), this.signal);
-		if (this.pace && !this.signal.aborted) {
-			this.paceWaiting++;
-			await this.pace.gate.turn(this, this.signal);
-			this.paceWaiting--;
+		if (this.accountPace && !this.signal.aborted) {
+			this.turnWaiting++;
+			await this.accountPace.gate.turn(this, this.signal);
+			this.turnWaiting--;
 		}
 	}
 
 	/** How an attempt ended, and how long it took. */
-	answered(end: AttemptEnd, tookMs: number): void {
-		this.feedback.onAnswer(end, this.pace?.pacer, tookMs);
+	attemptEnded(end: AttemptEnd, tookMs: number): void {
+		this.feedback.onAttemptEnd(end, this.accountPace?.pacer, tookMs);
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */
@@ -186,7 +173,7 @@ export class Run {
 		this.over.abort();
 		this.stopListening();
 		this.loop.stopWatching();
-		if (this.pace) leaveAccountPace(this.pace, this);
+		if (this.accountPace) leaveAccountPace(this.accountPace, this);
 		const skipped = this.loop.total - this.loop.preparedCount;
 		const how = {
 			abandoned: `abandoned after n8n prepared ${this.loop.preparedCount} of ${this.loop.total} items, nothing sent`,

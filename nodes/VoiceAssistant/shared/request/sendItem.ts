@@ -8,31 +8,24 @@ import type {
 	IExecutePaginationFunctions,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
 import { clock, wait } from '../clock';
 import {
 	classifyFailure,
+	methodOf,
 	reachedService,
 	ruleOf,
-	ServiceAnswerError,
 	type AttemptFailure,
+	type SentSoFar,
 } from '../failureModel';
 import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
 import { failureContext, toUserError } from '../failureWords';
 import { nodeError, type NodeError } from '../nodeError';
-import {
-	cancelledError,
-	notPreparedError,
-	notSentError,
-	unexpectedError,
-	type SentSoFar,
-} from '../notSentErrors';
-import { attemptRequest, type AttemptOf, type AttemptState } from './attempt';
-import { runOf } from './runRegistry';
-import { errorItem, outputItems, redactError } from './output';
+import { cancelledError, notPreparedError, notSentError, unexpectedError } from '../notSentErrors';
+import { attemptRequest, type AttemptOf } from './attempt';
+import { runOf } from './prepareRequest';
+import { errorItem, outputItems, redactError, type ItemResult } from './output';
 import { decideRetry, parseRetryAfter } from './retry';
-import type { ItemResult } from './triesMemory';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 
@@ -47,8 +40,8 @@ export async function sendItem(
 	this: IExecutePaginationFunctions,
 	request: Request,
 ): Promise<INodeExecutionData[]> {
-	const { run, item } = runOf(this, request.options);
-	const method = String(request.options.method ?? 'GET').toUpperCase();
+	const { run, item } = runOf(request.options);
+	const method = methodOf(request.options);
 	const send: ItemSend = { context: this, item, run, request, method, sent: { times: 0 } };
 	let failed: NodeError | undefined;
 	try {
@@ -118,32 +111,27 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		await run.waitForTurn();
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
 		if (run.signal.aborted) return notSent(send);
-		const state: AttemptState = { deadlinePassed: false, answered: false };
+		const state = { deadlinePassed: false };
 		let ended: ItemResult | AttemptFailure;
 		sent.times++;
 		const startedAt = clock.now();
 		try {
-			ended = { items: await attemptRequest(send, state) };
+			ended = await attemptRequest(send, state);
 		} catch (caught) {
-			// An error of the operation's own postReceive after the answer (Get Many's list check) is the item's result.
-			const shaping =
-				state.answered && caught instanceof NodeApiError && !(caught instanceof ServiceAnswerError);
-			ended = shaping
-				? stopOn(send, { error: caught })
-				: classifyFailure(caught, state.deadlinePassed);
+			ended = classifyFailure(caught, state.deadlinePassed);
 		}
 		const durationMs = clock.now() - startedAt;
 		if (!('end' in ended)) {
-			run.answered('answered', durationMs);
+			run.attemptEnded('answered', durationMs);
 			// An answer the operation's own check rejected is remembered only where the service may have acted.
 			const end = 'items' in ended ? 'answered' : 'unusable';
 			run.earlierTries?.keepIf(ruleOf(end, method).remember, item.itemIndex, ended);
-			return ended;
+			return 'error' in ended ? stopOn(send, ended) : ended;
 		}
 		const failure = { ...ended, durationMs };
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
-		run.answered(failure.end, durationMs);
+		run.attemptEnded(failure.end, durationMs);
 		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
 		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());

@@ -10,7 +10,6 @@ export const CATCH_UP_MS = 10;
 /** The starts of the last window, oldest first, and when the next one is due. */
 export class StartCap {
 	private starts: number[] = [];
-
 	private nextAt = 0;
 
 	/** How long until the next attempt may start at `rate` a second (0: now; Infinity: no cap). */

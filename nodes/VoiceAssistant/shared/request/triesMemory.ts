@@ -1,10 +1,6 @@
 // The Retry On Fail memory: what earlier tries of n8n's Retry On Fail got for each input item of
 // one node run, so that a later try never sends again what the failure model says to remember.
-import type { INodeExecutionData } from 'n8n-workflow';
-import type { NodeError } from '../nodeError';
-
-/** What one input item ended with: its output items, or its error. */
-export type ItemResult = { items: INodeExecutionData[] } | { error: NodeError };
+import type { ItemResult } from './output';
 
 /**
  * An item remembered here (it succeeded, or the service may have acted on it) is not sent again

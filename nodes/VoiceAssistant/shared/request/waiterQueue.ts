@@ -12,9 +12,7 @@ type Waiter<T> = { signal: AbortSignal; resolve: (value: T) => void };
 export class WaiterQueue<T> {
 	/** `head` is the next one to serve: no O(n) shift per turn. */
 	private waiting: Array<Waiter<T> | undefined> = [];
-
 	private head = 0;
-
 	private readonly watched = new WeakSet<AbortSignal>();
 
 	constructor(private readonly leaveValue: T) {}

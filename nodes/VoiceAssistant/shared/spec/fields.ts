@@ -33,18 +33,6 @@ export function readFields(context: IExecuteSingleFunctions, map: FieldMap): IDa
 	return body;
 }
 
-/** Each API property a field map sends, with the node parameter (dotted in a collection) it is read from. */
-export function sentProperties(
-	map: FieldMap,
-	prefix = '',
-): Array<{ parameter: string; property: string }> {
-	return Object.entries(map).flatMap(([parameter, target]) =>
-		typeof target === 'string'
-			? [{ parameter: `${prefix}${parameter}`, property: target }]
-			: sentProperties(target, `${prefix}${parameter}.`),
-	);
-}
-
 /** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname). */
 export function inputColumn(json: IDataObject, name: string): unknown {
 	if (name in json) return json[name];

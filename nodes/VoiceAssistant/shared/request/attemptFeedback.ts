@@ -1,11 +1,11 @@
-// The answer feedback: what each answer of a run moves, the limit on requests in flight and the
-// account's pace.
+// The attempt feedback: what the end of each attempt of a run moves, the limit on requests in
+// flight and the account's pace.
 import type { AttemptEnd } from '../failureModel';
 import type { ConcurrencyLimit } from './concurrencyLimit';
 import type { Limiter } from './limiter';
-import type { AnswerKind, RatePacer } from './ratePacer';
+import type { PacerKind, RatePacer } from './ratePacer';
 
-/** Pacing also starts when this many of the latest RECENT answers were 429 (random 429s practically never do). */
+/** Pacing also starts when this many of the latest RECENT attempt ends were 429 (random 429s practically never do). */
 const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
 
@@ -14,8 +14,8 @@ export function isPushback(end: AttemptEnd): boolean {
 	return end === 'rate-limited' || end === 'unavailable' || end === 'timeout';
 }
 
-/** Answers that tell nothing about load: the service answered, with success or a refusal. */
-const ANSWERED: ReadonlySet<AttemptEnd> = new Set([
+/** Ends that tell nothing about load: the service handled the request, with success or a refusal. */
+const HANDLED: ReadonlySet<AttemptEnd> = new Set([
 	'answered',
 	'unusable',
 	'redirect',
@@ -23,8 +23,8 @@ const ANSWERED: ReadonlySet<AttemptEnd> = new Set([
 ]);
 
 /** How the pacer counts an attempt's end. */
-export function answerKind(end: AttemptEnd): AnswerKind {
-	if (ANSWERED.has(end)) return 'answered';
+export function pacerKind(end: AttemptEnd): PacerKind {
+	if (HANDLED.has(end)) return 'handled';
 	return end === 'rate-limited' ? 'rate-limited' : 'failed';
 }
 
@@ -32,19 +32,17 @@ export function answerKind(end: AttemptEnd): AnswerKind {
  * What each attempt's end moves: the account's pace, when the run has one (automatic mode, or Max
  * Requests per Second), hears it; in automatic mode the limit on requests in flight hears it too,
  * and pacing starts when the answers show a rate limit (a round cut with 429s in it, or most of
- * the latest answers 429). Once paced, 429s move the pace, not the limit. With a fixed Max
+ * the latest answers 429). Once paced, 429s move the pacer's rate, not the limit. With a fixed Max
  * Concurrent Requests nothing moves but the pacer's count, which never starts pacing there.
  */
-export class AnswerFeedback {
-	/** Whether each of the latest RECENT answers was a 429, and how many were. */
+export class AttemptFeedback {
+	/** Whether each of the latest RECENT attempt ends was a 429, and how many were. */
 	private readonly recent: boolean[] = [];
-
 	private recentThrottled = 0;
-
 	private throttledSinceCut = 0;
 
-	/** The lowest pace of the run, for its summary. */
-	lowestPace: number | undefined;
+	/** The lowest rate of the run, for its summary. */
+	lowestRate: number | undefined;
 
 	constructor(
 		private readonly limit: ConcurrencyLimit | undefined,
@@ -52,9 +50,9 @@ export class AnswerFeedback {
 	) {}
 
 	/** `tookMs`: from the attempt's start to its end. */
-	onAnswer(end: AttemptEnd, pacer: RatePacer | undefined, tookMs?: number): void {
-		const kind = answerKind(end);
-		pacer?.onAnswer(kind);
+	onAttemptEnd(end: AttemptEnd, pacer: RatePacer | undefined, tookMs?: number): void {
+		const kind = pacerKind(end);
+		pacer?.onAttemptEnd(kind);
 		if (!this.limit) return;
 		const throttled = kind === 'rate-limited';
 		if (throttled) this.throttledSinceCut++;
@@ -64,10 +62,10 @@ export class AnswerFeedback {
 		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
-		this.limit.onAnswer(isPushback(end) && !(paced && throttled), this.limiter.inUse, tookMs);
+		this.limit.onAttemptEnd(isPushback(end) && !(paced && throttled), this.limiter.inUse, tookMs);
 		this.limiter.setLimit(this.limit.limit);
 		if (pacer?.rate !== undefined)
-			this.lowestPace = Math.min(this.lowestPace ?? Infinity, pacer.rate);
+			this.lowestRate = Math.min(this.lowestRate ?? Infinity, pacer.rate);
 		if (this.limit.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) pacer?.rateLimited();

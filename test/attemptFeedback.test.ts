@@ -1,10 +1,10 @@
 /**
- * What each answer of a run moves (shared/request/answerFeedback.ts): the limit on requests in
+ * What each answer of a run moves (shared/request/attemptFeedback.ts): the limit on requests in
  * flight, when pacing starts, and that once paced 429s move the pace, not the limit. Scripted
  * answers against the real limit, limiter and pacer; no clock.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
-import { AnswerFeedback, answerKind } from '../nodes/VoiceAssistant/shared/request/answerFeedback';
+import { AttemptFeedback, pacerKind } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
@@ -12,7 +12,7 @@ import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
 function automatic(ceiling = 64) {
 	const limit = new ConcurrencyLimit(ceiling);
 	const limiter = new Limiter(limit.limit);
-	return { limit, limiter, pacer: new RatePacer(), feedback: new AnswerFeedback(limit, limiter) };
+	return { limit, limiter, pacer: new RatePacer(), feedback: new AttemptFeedback(limit, limiter) };
 }
 
 /** Pacing starts at what the service answered in the last second: here nothing, so 1 attempt a second. */
@@ -33,10 +33,10 @@ function holders(limiter: Limiter, wanting: number): number {
 	return admitted;
 }
 
-const tell = (feedback: AnswerFeedback, pacer: RatePacer, failures: AttemptEnd[]) =>
-	failures.forEach((failure) => feedback.onAnswer(failure, pacer));
+const tell = (feedback: AttemptFeedback, pacer: RatePacer, failures: AttemptEnd[]) =>
+	failures.forEach((failure) => feedback.onAttemptEnd(failure, pacer));
 
-describe('AnswerFeedback', () => {
+describe('AttemptFeedback', () => {
 	it('a round that mostly pushed back halves the limit, and the limiter follows it', () => {
 		const { limit, limiter, pacer, feedback } = automatic();
 		tell(feedback, pacer, Array(32).fill('unavailable'));
@@ -65,7 +65,7 @@ describe('AnswerFeedback', () => {
 	it('random 429s among answers move nothing', () => {
 		const { limit, pacer, feedback } = automatic();
 		for (let i = 0; i < 500; i++)
-			feedback.onAnswer(i % 4 === 0 ? 'rate-limited' : 'answered', pacer);
+			feedback.onAttemptEnd(i % 4 === 0 ? 'rate-limited' : 'answered', pacer);
 		expect(pacer.rate).toBeUndefined();
 		expect(limit.cuts).toBe(0);
 	});
@@ -75,20 +75,20 @@ describe('AnswerFeedback', () => {
 		pacer.rateLimited();
 		tell(feedback, pacer, Array(64).fill('rate-limited'));
 		expect(limit.cuts).toBe(0);
-		expect(feedback.lowestPace).toBe(pacer.rate);
+		expect(feedback.lowestRate).toBe(pacer.rate);
 	});
 
 	it('a fixed Max Concurrent Requests: only the pace hears the answers', () => {
 		const limiter = new Limiter(5);
 		const pacer = new RatePacer();
-		const onAnswer = jest.spyOn(pacer, 'onAnswer');
-		const feedback = new AnswerFeedback(undefined, limiter);
+		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
+		const feedback = new AttemptFeedback(undefined, limiter);
 		tell(feedback, pacer, Array(40).fill('rate-limited'));
-		expect(onAnswer).toHaveBeenCalledTimes(40);
+		expect(onAttemptEnd).toHaveBeenCalledTimes(40);
 		expect(pacer.rate).toBeUndefined();
 	});
 
-	it('counts an answer or a refusal as answered, a 429 as rate-limited, any other failure as failed', () => {
+	it('counts an answer or a refusal as handled, a 429 as rate-limited, any other failure as failed', () => {
 		const ends: AttemptEnd[] = [
 			'answered',
 			'unusable',
@@ -101,8 +101,8 @@ describe('AnswerFeedback', () => {
 			'cut',
 			'not-connected',
 		];
-		expect(ends.map(answerKind)).toEqual([
-			...Array(4).fill('answered'),
+		expect(ends.map(pacerKind)).toEqual([
+			...Array(4).fill('handled'),
 			'rate-limited',
 			...Array(5).fill('failed'),
 		]);
