@@ -1,13 +1,13 @@
 /**
- * The retry decision within a run (shared/request/retry.ts): Retry-After, backoff, Max Retries,
+ * The retry decision within a run (shared/request/retry.ts) and Retry-After as the failure model
+ * reads it (shared/failureModel.ts): backoff, Max Retries,
  * Max Retry Wait and the floor between attempts, for the failure model's rules.
  */
-import { ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
+import { parseRetryAfter, ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
 import {
 	MIN_RETRY_DELAY_MS,
 	backoffDelay,
 	decideRetry,
-	parseRetryAfter,
 } from '../nodes/VoiceAssistant/shared/request/retry';
 import { DEFAULT_REQUEST_POLICY } from '../nodes/VoiceAssistant/shared/requestPolicy';
 

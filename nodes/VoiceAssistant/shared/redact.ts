@@ -194,3 +194,16 @@ export function redactValue<T>(value: T, secret: string | undefined): T {
 	const pattern = secretPattern(secret);
 	return pattern && holdsSecret(value, pattern) ? (redactIn(value, pattern) as T) : value;
 }
+
+/**
+ * The error as the user sees it, with every form of the key removed from its message and
+ * description, whichever path built it (a redirect's target host, a service's echo).
+ */
+export function redactError<E extends Error & { description?: string | null }>(
+	error: E,
+	secret: string | undefined,
+): E {
+	error.message = redact(error.message, secret) as string;
+	if (typeof error.description === 'string') error.description = redact(error.description, secret);
+	return error;
+}

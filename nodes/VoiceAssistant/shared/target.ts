@@ -7,6 +7,7 @@ import type {
 	IHttpRequestOptions,
 	ILoadOptionsFunctions,
 } from 'n8n-workflow';
+import { createHash } from 'crypto';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
 import { parseUrl } from './url';
 
@@ -83,4 +84,15 @@ export function requestToTarget(
 /** The scheme, host and port of a URL (never its path, query or credentials). */
 export function originOf(url: unknown): string {
 	return parseUrl(url)?.origin ?? 'another address';
+}
+
+/** One key per account however it is written: the host's case, a trailing slash or spaces around the key. */
+export function accountOf(root: string, apiKey: string | undefined): string {
+	const where = root.trim();
+	const url = parseUrl(where);
+	// A Base URL that is not a URL is left as written: it sends nothing anyway.
+	const account = url ? `${url.origin}${url.pathname.replace(/\/+$/, '')}` : where;
+	return createHash('sha256')
+		.update(`${account}\n${(apiKey ?? '').trim()}`)
+		.digest('hex');
 }

@@ -1,7 +1,5 @@
 // The paces of the service accounts this process sends to: one per account (a hash of Base URL
 // and key), joined by the runs that send to it and ended when the last one leaves.
-import { createHash } from 'crypto';
-import { parseUrl } from '../url';
 import { PaceGate, type Turns } from './paceGate';
 import { RatePacer } from './ratePacer';
 import { StartCap } from './startCap';
@@ -39,17 +37,6 @@ export class AccountPace implements Turns {
 /** The paces of this process by a hash of the account (the map never holds the key), each ended with its last run. */
 const paces = new Map<string, AccountPace>();
 export const accountPaces: ReadonlyMap<string, AccountPace> = paces;
-
-/** One key per account however it is written: the host's case, a trailing slash or spaces around the key. */
-export function accountOf(root: string, apiKey: string | undefined): string {
-	const where = root.trim();
-	const url = parseUrl(where);
-	// A Base URL that is not a URL is left as written: it sends nothing anyway.
-	const account = url ? `${url.origin}${url.pathname.replace(/\/+$/, '')}` : where;
-	return createHash('sha256')
-		.update(`${account}\n${(apiKey ?? '').trim()}`)
-		.digest('hex');
-}
 
 export function joinAccountPace(account: string, run: object, maxPerSecond?: number): AccountPace {
 	let pace = paces.get(account);

@@ -1,6 +1,5 @@
-// One attempt of an item's request: the authenticated request with its own deadline, the failure
-// model's check of the answer, then the operation's postReceive, as n8n's makeRoutingRequest would
-// make it.
+// One attempt of an item's request, as n8n's makeRoutingRequest makes it: the authenticated
+// request with its own deadline, the failure model's check of the answer, the operation's postReceive.
 import type {
 	DeclarativeRestApiSettings,
 	IDataObject,
@@ -36,14 +35,12 @@ export type PostReceiveStep = (
 ) => Promise<INodeExecutionData[]>;
 
 /**
- * One attempt: what n8n's makeRoutingRequest does (the authenticated request, then the
- * operation's postReceive), but with the credential the run already read, and with a deadline for
- * the whole attempt: Timeout alone bounds the wait for each byte, not a server trickling them.
- * Requests are sent with ignoreHttpStatusErrors, so every answer arrives with its headers (n8n's
- * own request error drops them, and with them Retry-After). An answer the failure model does not
- * call answered (an error status, a redirect, a 2xx web page) is thrown as a ServiceAnswerError;
- * so is any failure without an answer, with `state.deadlinePassed` when the deadline aborted it.
- * An error of the operation's own postReceive (Get Many's list check) is the item's result.
+ * One attempt, with the credential the run already read and a deadline for the whole attempt
+ * (Timeout alone bounds the wait for each byte, not a server trickling them). Sent with
+ * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After); one the failure
+ * model does not call answered is thrown as a ServiceAnswerError, as is any failure without an
+ * answer (`state.deadlinePassed` when the deadline aborted it). An error of the operation's own
+ * postReceive (Get Many's list check) is the item's result.
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,

@@ -2,11 +2,7 @@
 // limit may change while it runs.
 import { WaiterQueue } from './waiterQueue';
 
-/**
- * A FIFO counting semaphore: at most `limit` holders at once. The limit may change while it runs
- * (automatic concurrency): a higher one admits waiters at once, a lower one takes effect as
- * holders leave.
- */
+/** At most `limit` holders at once: a higher limit admits waiters at once, a lower one takes effect as holders leave. */
 export class Limiter {
 	private active = 0;
 	private readonly waiting = new WaiterQueue<boolean>(false);

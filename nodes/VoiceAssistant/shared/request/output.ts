@@ -1,7 +1,7 @@
 // An item's output: the service's answer as output items paired with their input, a failure as an
 // error item, and no key anywhere.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { redact, redactValue } from '../redact';
+import { redactValue } from '../redact';
 import type { NodeError } from '../nodeError';
 import type { LoopItem } from './n8nAdapter';
 
@@ -54,14 +54,4 @@ export function errorItem(
 		json: { error: details ? `${message}\n\nDetails: ${description}` : message },
 		pairedItem: { item: itemIndex },
 	};
-}
-
-/**
- * The error as the user sees it, with every form of the key removed from its message and
- * description, whichever path built it (a redirect's target host, a service's echo).
- */
-export function redactError<E extends NodeError>(error: E, secret: string | undefined): E {
-	error.message = redact(error.message, secret) as string;
-	if (typeof error.description === 'string') error.description = redact(error.description, secret);
-	return error;
 }

@@ -3,18 +3,6 @@
 import type { Rule } from '../failureModel';
 import type { RequestPolicy } from '../requestPolicy';
 
-/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date; undefined if absent or unreadable. */
-export function parseRetryAfter(header: unknown, now: number): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value === 'number') return value >= 0 ? value * 1000 : undefined;
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its weekday and month
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /** The shortest wait between two attempts, whatever Retry-After or the backoff say. */
 export const MIN_RETRY_DELAY_MS = 250;
 const BASE_BACKOFF_MS = 500;

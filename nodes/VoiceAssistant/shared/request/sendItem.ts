@@ -12,6 +12,7 @@ import { clock, wait } from '../clock';
 import {
 	classifyFailure,
 	methodOf,
+	parseRetryAfter,
 	reachedService,
 	ruleOf,
 	type AttemptFailure,
@@ -24,8 +25,9 @@ import { nodeError, type NodeError } from '../nodeError';
 import { cancelledError, notPreparedError, notSentError, unexpectedError } from '../notSentErrors';
 import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
-import { errorItem, outputItems, redactError, type ItemResult } from './output';
-import { decideRetry, parseRetryAfter } from './retry';
+import { redactError } from '../redact';
+import { errorItem, outputItems, type ItemResult } from './output';
+import { decideRetry } from './retry';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 

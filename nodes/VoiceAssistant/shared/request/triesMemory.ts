@@ -3,10 +3,8 @@
 import type { ItemResult } from './output';
 
 /**
- * An item remembered here (it succeeded, or the service may have acted on it) is not sent again
- * by a later try: it returns the same result or fails with the same error. Keyed by what n8n
- * retries (the input item), not by the request: an expression that gives another value on the
- * next try (`$now`, a generated id) does not make it another request.
+ * A remembered item returns the same result or fails with the same error. Keyed by the input item,
+ * not the request: an expression with another value on the next try (`$now`) is not another request.
  */
 export class TriesMemory {
 	private readonly results = new Map<number, ItemResult>();
