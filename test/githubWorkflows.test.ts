@@ -1,12 +1,14 @@
 /**
  * The GitHub Actions workflows, checked offline against GitHub's workflow schema
  * (@action-validator/core, a WASM build of action-validator), plus what the schema cannot say:
- * CI runs .ci/run with the n8n installs cached by every harness lockfile, and a version tag
+ * CI runs .ci/run with the n8n installs cached by every harness lockfile (saved once the supported
+ * versions are installed), and a version tag
  * publishes with provenance through npm trusted publishing, with no npm token.
  */
 import { validateWorkflow } from '@action-validator/core';
 import fs from 'fs';
 import path from 'path';
+import { supportedHarnesses } from '../tools/n8n/install';
 
 const WORKFLOWS = path.resolve(__dirname, '..', '.github', 'workflows');
 const read = (file: string) => fs.readFileSync(path.join(WORKFLOWS, file), 'utf8');
@@ -36,6 +38,9 @@ test('CI runs .ci/run on pushes and pull requests, caching the n8n installs of e
 	expect(ci).toMatch(/run: \.ci\/run$/m);
 	expect(ci).toContain("hashFiles('tools/n8n/versions/*/package-lock.json')");
 	expect(ci).toMatch(/path: \/github\/home\/\.cache\/n8n-voice-assistant$/m);
+	// Saved once the supported versions are installed: a harness run by hand (1.110.1) never is.
+	expect(ci).toContain('for harness in $(node tools/n8n/install.js --harnesses); do');
+	expect(supportedHarnesses()).toEqual(['n8n-2.8.4', 'n8n-1.123.50', 'n8n-2.41.1', 'node-24']);
 });
 
 test('a v* tag publishes with provenance through trusted publishing, after npm ci, build and tests', () => {

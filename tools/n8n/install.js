@@ -299,8 +299,21 @@ async function ensureVersions(versions, log) {
 	);
 }
 
-// `node tools/n8n/install.js`: the installs alone (.ci/run starts them first, in the background).
-if (require.main === module) {
+/**
+ * The harness folders the supported versions install: each n8n and the Node.js it runs on (a
+ * folder in tools/n8n/versions that is not among them is a version checked by hand).
+ */
+function supportedHarnesses() {
+	const names = SUPPORTED_VERSIONS.map((version) => `n8n-${version}`);
+	const runtimes = names.map((name) => harnessOptions(name).node).filter(Boolean);
+	return [...new Set([...names, ...runtimes])];
+}
+
+// `node tools/n8n/install.js`: the installs alone (.ci/run starts them first, in the background);
+// with `--harnesses`, the folders they install, one per line (CI saves its cache once all exist).
+if (require.main === module && process.argv[2] === '--harnesses') {
+	process.stdout.write(`${supportedHarnesses().join('\n')}\n`);
+} else if (require.main === module) {
 	ensureVersions(requestedVersions(), (line) =>
 		process.stdout.write(`[n8n install] ${line}\n`),
 	).catch((error) => {
@@ -322,5 +335,6 @@ module.exports = {
 	n8nBin,
 	requestedVersions,
 	runtimeEnv,
+	supportedHarnesses,
 	versionOfBin,
 };
