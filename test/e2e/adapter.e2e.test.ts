@@ -57,7 +57,7 @@ const CALL = {
 	email: 'ada@example.com',
 	phone_numbers: '+14155550101',
 };
-const startCall = startCallTool({ retryOnFail: true, maxTries: 3, waitBetweenTries: 1 });
+const startCall = startCallTool({ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 });
 // The last item's phone numbers name a node that does not exist.
 const FAILS_AT_ITEM_4 = "={{ $json.i === 4 ? $('Nope').item.json.phone : $json.phone }}";
 const callEach = callStart({ onError: 'continueRegularOutput' }, FAILS_AT_ITEM_4);

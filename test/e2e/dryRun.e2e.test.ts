@@ -174,7 +174,7 @@ const pathWorkflows = [
 		voiceAssistant(
 			NODE,
 			{ ...auto, requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 100 } } } },
-			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 1 },
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 },
 		),
 	),
 	chain('vaE2eDryOnce', mixed, voiceAssistant(NODE, auto, { executeOnce: true })),

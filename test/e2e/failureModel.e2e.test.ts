@@ -112,7 +112,7 @@ const usingCredential = (id: string) => ({
 const CONTACT_PATH = '/api/v1/segment/contact/update';
 const sim = useSimulatorProcess();
 
-const retried = { retryOnFail: true, maxTries: 3, waitBetweenTries: 1 };
+const retried = { retryOnFail: true, maxTries: 3, waitBetweenTries: 0 };
 const updateContact = (extra = {}) =>
 	voiceAssistant(
 		'Update',
@@ -166,7 +166,7 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 						callStart({
 							retryOnFail: true,
 							maxTries: 2,
-							waitBetweenTries: 1,
+							waitBetweenTries: 0,
 							...usingCredential('vaFmSynCred'),
 						}),
 						{ maxRetries: 1 },
@@ -181,7 +181,7 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 					callStart({
 						retryOnFail: true,
 						maxTries: 2,
-						waitBetweenTries: 1,
+						waitBetweenTries: 0,
 						...usingCredential('vaFmTlsCred'),
 					}),
 					{ maxRetries: 1 },

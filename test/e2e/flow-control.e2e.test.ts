@@ -77,14 +77,14 @@ const WORKFLOWS: Workflow[] = [
 	workflow('vaFcExpr', 'e2e: expression error mid-loop, Retry On Fail', [
 		manualTrigger(),
 		people('q', 5),
-		callStart({ retryOnFail: true, maxTries: 3, waitBetweenTries: 1 }, EXPRESSION_ERROR_PHONE),
+		callStart({ retryOnFail: true, maxTries: 3, waitBetweenTries: 0 }, EXPRESSION_ERROR_PHONE),
 	]),
 	// A node after Call: n8n reports the error of the last node run as the execution's, even one that continues on fail.
 	workflow('vaFcExprCof', 'e2e: expression error mid-loop, Continue On Fail', [
 		manualTrigger(),
 		people('q', 5),
 		callStart(
-			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 1, onError: 'continueRegularOutput' },
+			{ retryOnFail: true, maxTries: 3, waitBetweenTries: 0, onError: 'continueRegularOutput' },
 			EXPRESSION_ERROR_PHONE,
 		),
 		{ name: 'After', type: 'n8n-nodes-base.noOp', parameters: {} },
@@ -92,7 +92,7 @@ const WORKFLOWS: Workflow[] = [
 	workflow('vaFcCut', 'e2e: Retry On Fail after a cut connection', [
 		manualTrigger(),
 		people('r', 3),
-		callStart({ retryOnFail: true, maxTries: 2, waitBetweenTries: 1 }),
+		callStart({ retryOnFail: true, maxTries: 2, waitBetweenTries: 0 }),
 	]),
 ];
 

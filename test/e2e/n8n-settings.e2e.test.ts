@@ -70,7 +70,7 @@ describe.each(requestedVersions())(
 							...contactUpdate('Update', { retryOnFailure: false, maxConcurrency: 1 }),
 							retryOnFail: true,
 							maxTries: 3,
-							waitBetweenTries: 1,
+							waitBetweenTries: 0,
 						},
 					]),
 					workflow('vaRpDomains', 'e2e: allowed domains', [
