@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { parseJsonInput } from '../../shared/spec/coerce';
-import type { Normalized, RequestContract } from '../../shared/spec/contract';
+import type { BodyOfItem, RequestContract } from '../../shared/spec/contract';
 import { operationRouting, sendInBody } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { knowledgeBaseSchema } from '../../shared/spec/schemas';
@@ -18,7 +18,7 @@ const showForBodyOperations = { resource: ['knowledgeBase'], operation: ['create
 const labels = { title: 'Title', language: 'Language', data: 'Questions and Answers' };
 
 /** The UI list arrives as data[i] (absent when empty); JSON mode arrives as text or a parsed value. */
-function normalizeKnowledgeBase(body: IDataObject, context: IExecuteSingleFunctions): Normalized {
+function knowledgeBaseBody(body: IDataObject, context: IExecuteSingleFunctions): BodyOfItem {
 	if (context.getNodeParameter('qaInputMode', 'list') === 'list')
 		return { body: { ...body, data: body.data ?? [] } };
 	const parsed = parseJsonInput(body.data);
@@ -36,7 +36,7 @@ function normalizeKnowledgeBase(body: IDataObject, context: IExecuteSingleFuncti
 export const knowledgeBaseContract: RequestContract = {
 	body: knowledgeBaseSchema,
 	labels,
-	normalize: normalizeKnowledgeBase,
+	makeBody: knowledgeBaseBody,
 };
 
 export const createOperation: INodePropertyOptions = {

@@ -31,7 +31,7 @@ export const PLAYGROUND_CALL_FIELDS: FieldMap = {
 const playgroundCallContract: RequestContract = {
 	body: playgroundCallSchema,
 	labels,
-	normalize: (_assembled, context) => {
+	makeBody: (_assembled, context) => {
 		const body = readFields(context, PLAYGROUND_CALL_FIELDS);
 		return {
 			body: {

@@ -5,7 +5,7 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
-import type { Normalized, RequestContract } from '../../shared/spec/contract';
+import type { BodyOfItem, RequestContract } from '../../shared/spec/contract';
 import { inputColumn, readFields, type FieldMap } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
@@ -60,7 +60,7 @@ function fromInputItem(context: IExecuteSingleFunctions): { body: IDataObject; i
 	return { body: rest, id };
 }
 
-function normalizeContact(_assembled: IDataObject, context: IExecuteSingleFunctions): Normalized {
+function contactBody(_assembled: IDataObject, context: IExecuteSingleFunctions): BodyOfItem {
 	let mapped: { body: IDataObject; id: unknown };
 	if (context.getNodeParameter('mappingMode', 'manual') === 'auto') {
 		mapped = fromInputItem(context);
@@ -94,7 +94,7 @@ const segmentContactContract: RequestContract = {
 	body: segmentContactSchema,
 	labels,
 	idLabel: 'Contact ID',
-	normalize: normalizeContact,
+	makeBody: contactBody,
 };
 
 export const updateOperation: INodePropertyOptions = {

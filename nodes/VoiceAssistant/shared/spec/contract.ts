@@ -4,17 +4,21 @@ import type { z } from 'zod/v4';
 import { check, problem, problemFromText, type FieldLabels, type Problem } from './validation';
 
 /**
- * What n8n's routing assembled, turned into the body the spec describes (and, for updates mapped
- * from the input item, the record id), with the problems found on the way (a field that cannot be
- * read at all, such as JSON that does not parse): the schema does not check such a field again.
+ * An item's body as the spec describes it (and, for updates mapped from the input item, the record
+ * id), with the problems found on the way (a field that cannot be read at all, such as JSON that
+ * does not parse): the schema does not check such a field again.
  */
-export type Normalized = { body: Record<string, unknown>; id?: unknown; problems?: Problem[] };
+export type BodyOfItem = { body: Record<string, unknown>; id?: unknown; problems?: Problem[] };
 
 export interface RequestContract {
 	/** Spec schema of the JSON body; absent for requests without one. */
 	body?: z.ZodType;
-	/** Parsing and coercion between the node's fields and the spec's body. */
-	normalize?: (body: IDataObject, context: IExecuteSingleFunctions) => Normalized;
+	/**
+	 * Makes the body: from what n8n's routing assembled (parsed and coerced), or, for an operation
+	 * with a field map, from the node's parameters (shared/spec/fields.ts). Without it, the
+	 * assembled body is sent as it is.
+	 */
+	makeBody?: (body: IDataObject, context: IExecuteSingleFunctions) => BodyOfItem;
 	/** Field labels of the node UI, keyed by body field, so errors name what the user sees. */
 	labels?: FieldLabels;
 	/** Update operations carry the record's id in the `id` query parameter. */
@@ -45,7 +49,7 @@ type Built = { body: IDataObject; qs: IDataObject } | { problems: Problem[] };
 
 /**
  * The request the spec describes, built from what n8n's routing assembled (`options.body`,
- * `options.qs`): normalized, the id read, the body checked. Or every problem found in it.
+ * `options.qs`): the body made, the id read, the body checked. Or every problem found in it.
  */
 export function buildRequest(
 	contract: RequestContract,
@@ -53,21 +57,21 @@ export function buildRequest(
 	context: IExecuteSingleFunctions,
 ): Built {
 	const assembled = (options.body ?? {}) as IDataObject;
-	const normalized: Normalized = contract.normalize
-		? contract.normalize(assembled, context)
+	const made: BodyOfItem = contract.makeBody
+		? contract.makeBody(assembled, context)
 		: { body: assembled };
-	const problems: Problem[] = [...(normalized.problems ?? [])];
+	const problems: Problem[] = [...(made.problems ?? [])];
 	const qs: IDataObject = { ...options.qs };
-	if (normalized.id !== undefined) qs.id = normalized.id as string;
+	if (made.id !== undefined) qs.id = made.id as string;
 	if (contract.idLabel) {
 		qs.id = readId(qs.id) as string;
 		const found = idProblem(qs.id, contract.idLabel);
 		if (found) problems.push(found);
 	}
-	let body = normalized.body as IDataObject;
+	let body = made.body as IDataObject;
 	if (contract.body) {
-		const checked = check(contract.body, normalized.body, contract.labels ?? {});
-		const unread = new Set((normalized.problems ?? []).map(rootField));
+		const checked = check(contract.body, made.body, contract.labels ?? {});
+		const unread = new Set((made.problems ?? []).map(rootField));
 		if (checked.ok) body = checked.value as IDataObject;
 		else problems.push(...checked.problems.filter((found) => !unread.has(rootField(found))));
 	}
