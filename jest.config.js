@@ -11,4 +11,7 @@ module.exports = {
 	setupFiles: ['<rootDir>/test/env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],
 	testTimeout: 30000,
+	// Two test files at once, also on 2 cores (jest's default is one worker per core but one): most
+	// of a file's time is spent waiting for the simulator and the node's timers, not computing.
+	maxWorkers: 2,
 };

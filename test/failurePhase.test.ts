@@ -8,7 +8,12 @@
 import { classifyFailure } from '../nodes/VoiceAssistant/shared/failureModel';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import {
+	API_KEY,
+	PLAYGROUND_CALL_PATH as CALL_PATH,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
 import {
 	brokenTlsServer,
 	connectTimedOut,
@@ -18,7 +23,6 @@ import {
 } from './helpers/socketFaults';
 
 const sim = useSimulator();
-const CALL_PATH = '/api/v1/playground/call';
 const port = () => Number(new URL(sim().url).port);
 const credentials = (baseUrl = sim().url) => ({ apiKey: API_KEY, baseUrl });
 const placed = () => sim().ledger.applied.length;
@@ -76,7 +80,8 @@ describe('a call start whose connection fails', () => {
 			retryOnFail,
 		});
 		expect(sim().requests.filter((request) => request.path === CALL_PATH)).toHaveLength(1);
-		await new Promise((resolve) => setTimeout(resolve, 350));
+		// The simulator applies the call after its latency, the connection gone or not.
+		while (sim().stats.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 20));
 		expect(placed()).toBe(1);
 		expect(error?.message).toMatch(
 			/^The connection to http:\/\/127\.0\.0\.1:\d+ was dropped before an answer arrived: the call may have been placed; not sent again$/,

@@ -7,36 +7,17 @@
  * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
  * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
-import type {
-	IExecuteSingleFunctions,
-	INode,
-	INodeExecutionData,
-	INodeParameters,
-} from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
 import { nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
 import { useSimulator } from './helpers/simulator';
-import { callAsTool, nodeRuns, runNode, type RunOptions } from './helpers/runNode';
-import {
-	API_KEY,
-	knowledgeBaseListParameters,
-	playgroundCallParameters,
-	segmentContactParameters,
-} from './helpers/fixtures';
+import { callAsTool, nodeRuns, runNode } from './helpers/runNode';
+import { contacts, rows, runAgainst } from './helpers/contactRuns';
+import { captureLog, runsEnded } from './helpers/logLines';
+import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters } from './helpers/fixtures';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
-const rows = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contacts = (): INodeParameters => ({
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	options: {},
-});
-const run = async (
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	more: Partial<RunOptions> = {},
-) => await runNode({ parameters, items, credentials: credentials(), ...more });
+const run = runAgainst(sim);
 
 describe('an AI Agent tool call is a run of its own', () => {
 	it('the same call asked for twice in one agent run places two calls, with Retry On Fail on', async () => {
@@ -148,10 +129,11 @@ describe('an item n8n cannot prepare (an expression error mid-loop)', () => {
 			...failingAtItem2,
 			requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 50 } } },
 		};
+		const lines = captureLog();
 		const { error } = await run(parameters, rows(5));
 		expect(error?.message).toMatch(/Referenced node/);
 		await Promise.all(nodeRuns);
-		await new Promise((resolve) => setTimeout(resolve, 1500)); // past the pause that tells the loop has thrown
+		await runsEnded(lines); // past the pause that tells the loop has thrown: the run has ended
 		expect(sim().requests).toHaveLength(0);
 	});
 

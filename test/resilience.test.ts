@@ -1,52 +1,36 @@
-import type { INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import type { INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
-import { runNode } from './helpers/runNode';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import {
+	CONTACT_UPDATE_PATH as CONTACTS,
+	PLAYGROUND_CALL_PATH as CALLS,
+	playgroundCallParameters,
+} from './helpers/fixtures';
+import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { recordItemErrors } from './helpers/itemErrors';
+import { useFastClock } from './helpers/fastClock';
 
 const sim = useSimulator();
 const itemErrors = recordItemErrors();
 
-const CONTACTS = '/api/v1/segment/contact/update';
-const CALLS = '/api/v1/playground/call';
-
-const contactRows = (count: number): INodeExecutionData[] =>
-	Array.from({ length: count }, (_, i) => ({ json: { id: `c-${i}` } }));
-const contactParameters = (options: INodeParameters = {}): INodeParameters => ({
-	...segmentContactParameters,
-	contactId: '={{ $json.id }}',
-	options,
-});
 const callParameters = (options: INodeParameters = {}): INodeParameters => ({
 	...playgroundCallParameters,
 	firstName: '={{ $json.name }}',
 	options,
 });
 
-async function run(
-	parameters: INodeParameters,
-	items: INodeExecutionData[],
-	continueOnFail = false,
-) {
-	return await runNode({
-		parameters,
-		items,
-		continueOnFail,
-		credentials: { apiKey: API_KEY, baseUrl: sim().url },
-	});
-}
+const run = runAgainst(sim);
 
 describe('requests in flight are bounded across the items of a run', () => {
 	it('never more than Max Concurrent Requests', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		const { outputs } = await run(contactParameters({ maxConcurrency: 4 }), contactRows(40));
+		const { outputs } = await run(contacts({ maxConcurrency: 4 }), rows(40));
 		expect(outputs[0]).toHaveLength(40);
 		expect(sim().stats.maxInFlight).toBe(4);
 	});
 
 	it('automatic by default: 32 at first, more while the service keeps up', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		await run(contactParameters(), contactRows(300));
+		await run(contacts(), rows(300));
 		const inFlightAtStart = sim().requests.filter(
 			(r) => r.receivedAt === sim().requests[0].receivedAt,
 		).length;
@@ -56,26 +40,20 @@ describe('requests in flight are bounded across the items of a run', () => {
 
 	it('automatic, never above the ceiling set in Max Concurrent Requests', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		await run(contactParameters({ maxConcurrency: 40 }), contactRows(300));
+		await run(contacts({ maxConcurrency: 40 }), rows(300));
 		expect(sim().stats.maxInFlight).toBeGreaterThan(32);
 		expect(sim().stats.maxInFlight).toBeLessThanOrEqual(40);
 	});
 
 	it('a fixed number when it does not adapt', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		await run(
-			contactParameters({ adaptiveConcurrency: false, maxConcurrency: 17 }),
-			contactRows(60),
-		);
+		await run(contacts({ adaptiveConcurrency: false, maxConcurrency: 17 }), rows(60));
 		expect(sim().stats.maxInFlight).toBe(17);
 	});
 
 	it('a Max Concurrent Requests below the UI range (0, from an expression) is 1, not the default', async () => {
 		sim().setOptions({ latencyMs: 40 });
-		const { outputs } = await run(
-			contactParameters({ maxConcurrency: '={{ 0 }}' }),
-			contactRows(12),
-		);
+		const { outputs } = await run(contacts({ maxConcurrency: '={{ 0 }}' }), rows(12));
 		expect(outputs[0]).toHaveLength(12);
 		expect(sim().stats.maxInFlight).toBe(1);
 	});
@@ -87,7 +65,7 @@ describe('options that are not numbers', () => {
 		['maxRetries', 'Max Retries'],
 		['maxRetryWaitSeconds', 'Max Retry Wait (Seconds)'],
 	])('%s = "x" is refused before anything is sent, naming the option', async (name, label) => {
-		const { error } = await run(contactParameters({ [name]: '={{ "x" }}' }), contactRows(3));
+		const { error } = await run(contacts({ [name]: '={{ "x" }}' }), rows(3));
 		expect(error?.message).toBe(`Invalid input: "${label}" (Options) must be a number [item 0]`);
 		expect(error?.context?.itemIndex).toBe(0);
 		expect(sim().requests).toHaveLength(0);
@@ -95,15 +73,19 @@ describe('options that are not numbers', () => {
 });
 
 describe('retries', () => {
+	// The waits between attempts (Retry-After, the floor, the backoff) on a clock 20 times faster:
+	// the times below are the node's.
+	const clock = useFastClock();
+
 	it('counts Retry-After against Max Retry Wait: within it the item retries, beyond it the item fails at once', async () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
-		const within = await run(contactParameters({ maxRetryWaitSeconds: 1 }), contactRows(1));
+		const within = await run(contacts({ maxRetryWaitSeconds: 1 }), rows(1));
 		expect(within.error).toBeUndefined();
 		expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
 
 		sim().reset();
 		sim().failNext({ status: 429, headers: { 'retry-after': '2' }, path: CONTACTS });
-		const beyond = await run(contactParameters({ maxRetryWaitSeconds: 1 }), contactRows(1));
+		const beyond = await run(contacts({ maxRetryWaitSeconds: 1 }), rows(1));
 		expect(beyond.error?.message).toBe(
 			'The service asked to wait 2 s before trying again (HTTP 429, Retry-After), longer than "Max Retry Wait" allows',
 		);
@@ -112,11 +94,12 @@ describe('retries', () => {
 
 	it('honours Retry-After before trying again', async () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACTS });
-		const { outputs, error } = await run(contactParameters(), contactRows(1));
+		const { outputs, error } = await run(contacts(), rows(1));
 		expect(error).toBeUndefined();
 		expect(outputs[0][0].json).toEqual({ id: 'c-0', message: 'Contact updated successfully.' });
 		expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
-		expect(sim().requests[1].receivedAt - sim().requests[0].receivedAt).toBeGreaterThanOrEqual(950);
+		const [first, second] = sim().requests.map((request) => clock().at(request.receivedAt));
+		expect(second - first).toBeGreaterThanOrEqual(950);
 	});
 
 	it.each([
@@ -125,7 +108,7 @@ describe('retries', () => {
 		['a dropped connection', { status: 0 }],
 	])('repeats an update after %s', async (_name, failure) => {
 		sim().failNext({ ...failure, path: CONTACTS });
-		const { outputs, error } = await run(contactParameters(), contactRows(1));
+		const { outputs, error } = await run(contacts(), rows(1));
 		expect(error).toBeUndefined();
 		expect(outputs[0][0].json.message).toBe('Contact updated successfully.');
 		expect(sim().requests).toHaveLength(2);
@@ -167,10 +150,7 @@ describe('retries', () => {
 	it('a Retry-After of 0 does not retry back to back: the floor between attempts uses up Max Retry Wait', async () => {
 		// 1 s of waiting at 250 ms per retry allows 4 retries, whatever Max Retries says (clamped to 50).
 		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 60, path: CONTACTS });
-		const { error } = await run(
-			contactParameters({ maxRetries: 100_000, maxRetryWaitSeconds: 1 }),
-			contactRows(1),
-		);
+		const { error } = await run(contacts({ maxRetries: 100_000, maxRetryWaitSeconds: 1 }), rows(1));
 		expect(error?.message).toBe(
 			'The service failed (HTTP 503): Service Unavailable (after 5 attempts)',
 		);
@@ -180,7 +160,7 @@ describe('retries', () => {
 	it('waits out every Retry-After of a 429 or 503, past Max Retries, within Max Retry Wait', async () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '0' }, times: 3, path: CONTACTS });
 		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, times: 3, path: CONTACTS });
-		const { error, outputs } = await run(contactParameters({ maxRetries: 1 }), contactRows(1));
+		const { error, outputs } = await run(contacts({ maxRetries: 1 }), rows(1));
 		expect(error).toBeUndefined();
 		expect(sim().requests.map((r) => r.status)).toEqual([429, 429, 429, 503, 503, 503, 200]);
 		expect(outputs[0][0].json.message).toBe('Contact updated successfully.');
@@ -188,7 +168,7 @@ describe('retries', () => {
 
 	it('gives up after Max Retries and says how many attempts were made', async () => {
 		sim().failNext({ status: 500, times: 10, path: CONTACTS }); // no Retry-After: bounded by Max Retries
-		const { error } = await run(contactParameters({ maxRetries: 2 }), contactRows(1));
+		const { error } = await run(contacts({ maxRetries: 2 }), rows(1));
 		expect(error?.message).toBe(
 			'The service failed (HTTP 500): Internal Server Error (after 3 attempts)',
 		);
@@ -197,12 +177,12 @@ describe('retries', () => {
 
 	it('does not retry when retrying is off, nor a 4xx', async () => {
 		sim().failNext({ status: 503, headers: { 'retry-after': '0' }, path: CONTACTS });
-		await run(contactParameters({ retryOnFailure: false }), contactRows(1));
+		await run(contacts({ retryOnFailure: false }), rows(1));
 		expect(sim().requests).toHaveLength(1);
 
 		sim().reset();
 		sim().failNext({ status: 400, body: { message: 'bad phone' }, path: CONTACTS });
-		await run(contactParameters(), contactRows(1));
+		await run(contacts(), rows(1));
 		expect(sim().requests).toHaveLength(1);
 	});
 });
@@ -216,7 +196,7 @@ describe('a failing run stops sending', () => {
 			path: CONTACTS,
 			id: 'c-0',
 		});
-		const { error } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(200));
+		const { error } = await run(contacts({ maxConcurrency: 2 }), rows(200));
 		expect(error?.message).toBe('The service rejected the request (HTTP 400): segment is locked');
 		expect(sim().requests.length).toBeLessThan(10);
 	});
@@ -230,7 +210,7 @@ describe('a failing run stops sending', () => {
 			path: CONTACTS,
 			id: 'c-1',
 		});
-		const { error, outputs } = await run(contactParameters({ maxConcurrency: 2 }), contactRows(4));
+		const { error, outputs } = await run(contacts({ maxConcurrency: 2 }), rows(4));
 
 		const failure = 'The service rejected the request (HTTP 400): segment is locked';
 		const notSent = `Not sent: item 1 failed first: ${failure}`;
@@ -257,11 +237,13 @@ describe('a failing run stops sending', () => {
 });
 
 describe('chaos: nothing lost, no call started twice', () => {
+	// The retries after each 429 or 503 wait on a fast clock: what is checked is what arrived.
+	useFastClock();
 	const chaos = { rate429: 0.3, rate503: 0.05, rateReset: 0.01, seed: 7, retryAfterSeconds: 0 };
 
 	it('applies every one of 300 contact updates', async () => {
 		sim().setOptions({ chaos });
-		const { outputs, error } = await run(contactParameters({ maxRetries: 20 }), contactRows(300));
+		const { outputs, error } = await run(contacts({ maxRetries: 20 }), rows(300));
 		expect(error).toBeUndefined();
 		expect(outputs[0].filter((item) => item.json.message)).toHaveLength(300);
 		const appliedIds = new Set(sim().ledger.applied.map((entry) => entry.id));
@@ -272,7 +254,9 @@ describe('chaos: nothing lost, no call started twice', () => {
 	it('starts each of 100 calls at most once; calls that may have rung fail instead of repeating', async () => {
 		sim().setOptions({ chaos });
 		const names = Array.from({ length: 100 }, (_, i) => ({ json: { name: `Caller${i}` } }));
-		const { outputs } = await run(callParameters({ maxRetries: 20 }), names, true);
+		const { outputs } = await run(callParameters({ maxRetries: 20 }), names, {
+			continueOnFail: true,
+		});
 		const counts = [...sim().ledger.countsByKey.values()];
 		expect(counts.every((count) => count === 1)).toBe(true);
 		const succeeded = outputs[0].filter((item) => !item.json.error).length;

@@ -5,33 +5,24 @@
  * a Batching pause) it leaves no timer armed and the pace registry empty, with n8n-workflow 2.8's
  * sleepWithAbort and with the sleep(ms, signal) of 2.39+, and logs one summary saying how it ended.
  */
-import { useSimulator } from './helpers/simulator';
+import { requestsReceived, useSimulator } from './helpers/simulator';
 import { nodeRuns, runNode, type RunOptions } from './helpers/runNode';
-import { Container } from '@n8n/di';
-// The logger alone: the package's index loads modules that keep timers running.
-import { Logger } from '@n8n/backend-common/dist/logging/logger';
 import { realClock, useClock, type Clock } from '../nodes/VoiceAssistant/shared/clock';
-import { pacedAccounts } from '../nodes/VoiceAssistant/shared/request/accountPace';
-import { API_KEY, playgroundCallParameters, segmentContactParameters } from './helpers/fixtures';
+import { accountPaces } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { API_KEY, CONTACT_UPDATE_PATH, playgroundCallParameters } from './helpers/fixtures';
 import { sleepTakingSignal } from './helpers/sleepTakingSignal';
-import { contacts, rows, runAgainst } from './helpers/contactRuns';
+import { byColumns, contacts, namedRows, rows, runAgainst } from './helpers/contactRuns';
+import { captureLog, runSummaries } from './helpers/logLines';
 
 const sim = useSimulator();
-
-const CONTACTS = '/api/v1/segment/contact/update';
 const run = runAgainst(sim);
-
-/** Resolves once the simulator has received `count` requests. */
-async function requestsReceived(count: number): Promise<void> {
-	while (sim().requests.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
-}
 
 describe('a cancelled execution', () => {
 	it('stops waiting out a Retry-After and sends nothing more', async () => {
-		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACTS });
+		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACT_UPDATE_PATH });
 		const started = nodeRuns.length;
 		await run(contacts(), rows(1), {
-			onStart: (cancel) => void requestsReceived(1).then(cancel),
+			onStart: (cancel) => void requestsReceived(sim(), 1).then(cancel),
 		});
 		// The node's own run settles long before the 200 s wait (the test would time out).
 		await Promise.all(nodeRuns.slice(started));
@@ -39,10 +30,10 @@ describe('a cancelled execution', () => {
 	});
 
 	it('items queued for a slot leave the queue without being sent', async () => {
-		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACTS });
+		sim().failNext({ status: 429, headers: { 'retry-after': '200' }, path: CONTACT_UPDATE_PATH });
 		const started = nodeRuns.length;
 		await run(contacts({ maxConcurrency: 1 }), rows(5), {
-			onStart: (cancel) => void requestsReceived(1).then(cancel),
+			onStart: (cancel) => void requestsReceived(sim(), 1).then(cancel),
 		});
 		await Promise.all(nodeRuns.slice(started));
 		expect(sim().requests.map((r) => `${r.query.id}:${r.status}`)).toEqual(['c-0:429']);
@@ -50,8 +41,6 @@ describe('a cancelled execution', () => {
 });
 
 describe('how a run ends', () => {
-	const UPDATE = '/api/v1/segment/contact/update';
-
 	const CLOCKS: Array<[string, Clock]> = [
 		["n8n-workflow 2.8's sleepWithAbort", realClock],
 		[
@@ -77,36 +66,34 @@ describe('how a run ends', () => {
 		},
 	});
 
-	const contacts = (count: number) =>
-		Array.from({ length: count }, (_, i) => ({ json: { id: `contact-${i}`, last_name: `L${i}` } }));
-	const byColumns = {
-		...segmentContactParameters,
-		contactId: '={{ $json.id }}',
-		contactLastName: '={{ $json.last_name }}',
-	};
-	const requestsReceived = async (count: number) => {
-		while (sim().requests.length < count) await new Promise((resolve) => setImmediate(resolve));
+	/** Resolves once one of the node's clock sleeps is pending: with Batching, n8n's loop has paused. */
+	const sleepPending = async () => {
+		while (sleeping === 0) await new Promise((resolve) => setTimeout(resolve, 5));
 	};
 
 	/** How n8n ends the run: each case's node parameters and what it does while the run goes on. */
 	const ENDINGS: Array<[string, () => Omit<RunOptions, 'credentials'>, string]> = [
-		['success', () => ({ parameters: byColumns, items: contacts(3) }), 'done'],
+		['success', () => ({ parameters: byColumns, items: namedRows(3) }), 'done'],
 		[
 			'a failure',
 			() => {
-				sim().failNext({ status: 422, path: UPDATE, id: 'contact-1' });
-				return { parameters: byColumns, items: contacts(3) };
+				sim().failNext({ status: 422, path: CONTACT_UPDATE_PATH, id: 'contact-1' });
+				return { parameters: byColumns, items: namedRows(3) };
 			},
 			'stopped',
 		],
 		[
 			'a cancel while an item waits out Retry-After',
 			() => {
-				sim().failNext({ status: 503, headers: { 'retry-after': '30' }, path: UPDATE });
+				sim().failNext({
+					status: 503,
+					headers: { 'retry-after': '30' },
+					path: CONTACT_UPDATE_PATH,
+				});
 				return {
 					parameters: byColumns,
-					items: contacts(1),
-					onStart: (cancel) => void requestsReceived(1).then(cancel),
+					items: namedRows(1),
+					onStart: (cancel) => void requestsReceived(sim(), 1).then(cancel),
 				};
 			},
 			'cancelled',
@@ -130,8 +117,9 @@ describe('how a run ends', () => {
 					...byColumns,
 					requestOptions: { batching: { batch: { batchSize: 1, batchInterval: 400 } } },
 				},
-				items: contacts(4),
-				onStart: (cancel) => void new Promise((resolve) => setTimeout(resolve, 200)).then(cancel),
+				items: namedRows(4),
+				// The node's only sleep before Batching lets it send is its watch of n8n's paused loop.
+				onStart: (cancel) => void sleepPending().then(cancel),
 			}),
 			'cancelled',
 		],
@@ -140,15 +128,8 @@ describe('how a run ends', () => {
 	describe.each(CLOCKS)('with %s', (_name, clock) => {
 		beforeAll(() => useClock(counting(clock)));
 		afterAll(() => useClock(realClock));
-		// n8n's logger below level info is a no-op: the runs log into this one instead. It stays for
-		// the rest of this file (Container.reset() would leave n8n's services holding the process open).
 		let lines: string[];
-		beforeEach(() => {
-			lines = [];
-			const log = (message: string) => void lines.push(message);
-			const logger = { info: log, warn: log, error: log, debug: () => undefined };
-			Container.set(Logger, { ...logger, scoped: () => logger } as unknown as Logger);
-		});
+		beforeEach(() => (lines = captureLog()));
 
 		it.each(ENDINGS)(
 			'%s: no timer left, the pace left, one summary line',
@@ -157,10 +138,8 @@ describe('how a run ends', () => {
 				await Promise.all(nodeRuns);
 				await new Promise((resolve) => setImmediate(resolve));
 				expect(sleeping).toBe(0);
-				expect(pacedAccounts()).toBe(0);
-				const summaries = lines.filter((line) =>
-					/^Voice Assistant "Voice Assistant": [a-z]/.test(line),
-				);
+				expect(accountPaces.size).toBe(0);
+				const summaries = runSummaries(lines);
 				expect(summaries).toHaveLength(1);
 				expect(summaries[0]).toMatch(new RegExp(`^Voice Assistant "Voice Assistant": ${how}`));
 			},
