@@ -76,8 +76,9 @@ describe('two runs at once against one rate limit (n8n engine, simulator over HT
 
 	it('a run that starts while another is paced takes turns at that pace instead of bursting into the spent limit', async () => {
 		sim().setOptions({ latencyMs: 20, rateLimit: { ratePerSec: 100, burst: 20 } });
-		// 200 items: the first run still sends, paced, long after the second one joined its pace.
-		const first = runNode({ parameters, items: rows('a', 200), credentials: credentials() });
+		// 400 items, 4 s at the limit: the first run still sends, paced, long after the second one
+		// joined its pace, also on a busy machine.
+		const first = runNode({ parameters, items: rows('a', 400), credentials: credentials() });
 		// The first run has found the limit (its burst of 429s) and paces its requests: the service
 		// accepts them again, 20 in a row.
 		while (throttledOf('a') < 20 || acceptedInARow('a') < 20)
@@ -86,7 +87,7 @@ describe('two runs at once against one rate limit (n8n engine, simulator over HT
 		const { error } = await first;
 		expect(error).toBeUndefined();
 		expect(second.error).toBeUndefined();
-		expect(sim().ledger.applied).toHaveLength(260);
+		expect(sim().ledger.applied).toHaveLength(460);
 		expect([...sim().ledger.countsByKey.values()].every((count) => count === 1)).toBe(true);
 		// Alone, the second run would send 32 at once into a limit the first one spends: most 429.
 		expect(throttledOf('b')).toBeLessThan(10);
