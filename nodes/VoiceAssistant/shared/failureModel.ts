@@ -120,8 +120,9 @@ export function endOfAnswer(status: number, headers: IDataObject, body: unknown)
 }
 
 /**
- * An answer other than a 2xx JSON one, as the attempt throws it: status, headers (Retry-After) and
- * body travel to the decisions. Never shown to the user (failureWords builds that error).
+ * An answer the node cannot use (an error status, a redirect, a 2xx web page), as the attempt
+ * throws it with its end: status, headers (Retry-After) and body travel to the decisions. Never
+ * shown to the user (failureWords builds that error).
  */
 export class ServiceAnswerError extends NodeApiError {
 	constructor(

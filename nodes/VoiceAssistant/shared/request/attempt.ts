@@ -38,9 +38,9 @@ export type PostReceiveStep = (
  * One attempt, with the credential the run already read and a deadline for the whole attempt
  * (Timeout alone bounds the wait for each byte, not a server trickling them). Sent with
  * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After); one the failure
- * model does not call answered is thrown as a ServiceAnswerError, as is any failure without an
- * answer (`state.deadlinePassed` when the deadline aborted it). An error of the operation's own
- * postReceive (Get Many's list check) is the item's result.
+ * model does not call answered is thrown as a ServiceAnswerError. A failure without an answer
+ * throws n8n's own error (`state.deadlinePassed` when the deadline aborted it). An error of the
+ * operation's own postReceive (Get Many's list check) is the item's result.
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,
