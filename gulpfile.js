@@ -1,7 +1,8 @@
 const { src, dest } = require('gulp');
 
-// tsc emits only JavaScript; n8n also needs the icons (one pair, icons/, used by the node and the
-// credential) where the compiled files point: dist/icons.
+// Not part of `npm run build`: `n8n-node build` compiles with tsc and copies the icons (icons/,
+// used by the node and the credential) into dist/icons itself. `npx gulp build:icons` copies
+// them after a build with plain `tsc`.
 function buildIcons() {
 	return src(['icons/*.{png,svg}'], {
 		base: '.',

@@ -6,7 +6,7 @@ module.exports = {
 	testMatch: ['**/*.test.ts'],
 	testPathIgnorePatterns: ['/node_modules/', '/test/e2e/', '/test/queue/'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	setupFiles: ['<rootDir>/test/env.ts'],
 	setupFilesAfterEnv: ['<rootDir>/test/setup.ts'],

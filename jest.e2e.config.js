@@ -10,7 +10,7 @@ module.exports = {
 	roots: ['<rootDir>/test/e2e'],
 	testMatch: ['**/test/e2e/**/*.e2e.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	globalSetup: '<rootDir>/test/e2e/globalSetup.js',
 	globalTeardown: '<rootDir>/test/e2e/globalTeardown.js',

@@ -9,7 +9,7 @@ module.exports = {
 	roots: ['<rootDir>/test/queue'],
 	testMatch: ['**/test/queue/**/*.queue.test.ts'],
 	transform: {
-		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.json' }],
+		'^.+\\.ts$': ['ts-jest', { tsconfig: 'tsconfig.test.json' }],
 	},
 	globalSetup: '<rootDir>/test/queue/globalSetup.js',
 	globalTeardown: '<rootDir>/test/e2e/globalTeardown.js',

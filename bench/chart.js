@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Draws docs/images/bench.svg from the last benchmark: requests per second of each 10,000-item
+ * Draws .github/images/bench.svg from the last benchmark: requests per second of each 10,000-item
  * scenario (and how many of the 10,000 updates were applied), then the 2,000 updates at 100 and
  * 300 ms service latency with default settings. Reads bench/results/latest.json and, when
  * present, bench/results/defaults.json (`--defaults` runs; its rows replace those of the same name).
@@ -13,7 +13,7 @@ const path = require('path');
 const argv = process.argv.slice(2);
 const output =
 	argv.find((arg) => arg.endsWith('.svg')) ??
-	path.join(__dirname, '..', 'docs', 'images', 'bench.svg');
+	path.join(__dirname, '..', '.github', 'images', 'bench.svg');
 const given = argv.filter((arg) => arg.endsWith('.json'));
 const inputs = (
 	given.length

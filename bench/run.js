@@ -17,7 +17,7 @@
  *                                  # the node alone; with --big also 100,000 rows a page at a time
  *   npm run bench -- --dry-run     # only the Dry Run rows: 10,000 updates dry beside real (issue 28);
  *                                  # with --big also 100,000 dry (memory)
- *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: DEFAULT_VERSION)
+ *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: NODE20_VERSION)
  *   npm run bench -- --help        # this text
  */
 
@@ -33,7 +33,7 @@ const path = require('path');
 // @ts-expect-error autocannon has no type declarations
 const autocannon = require('autocannon');
 const {
-	DEFAULT_VERSION,
+	NODE20_VERSION,
 	buildAndPack,
 	ensureN8n,
 	importIntoN8n,
@@ -64,7 +64,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  */
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
-const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : DEFAULT_VERSION;
+const N8N_VERSION = versionArg ? versionArg.slice('--n8n='.length) : NODE20_VERSION;
 const API_KEY = 'bench-api-key';
 const args = new Set(process.argv.slice(2));
 const onlyArg = process.argv.slice(2).find((arg) => arg.startsWith('--only='));

@@ -17,7 +17,7 @@ const { ensureDevDependencies } = require('../scripts/ensure-dev-deps');
 const fs = require('fs');
 const path = require('path');
 const {
-	DEFAULT_VERSION,
+	DEMO_VERSION,
 	OWNER,
 	buildAndPack,
 	ensureN8n,
@@ -33,12 +33,12 @@ const { startSimulatorProcess } = require('../tools/simulator-process');
 const { SIMULATOR_CREDENTIAL } = require('../tools/workflows');
 const { prepareDataTables, unpickedNodes } = require('./dataTable');
 
-const VERSION = process.env.N8N_DEMO_VERSION || DEFAULT_VERSION;
+const VERSION = process.env.N8N_DEMO_VERSION || DEMO_VERSION;
 const DEMO_DIR = path.join(REPO_ROOT, '.demo');
 // n8n's database cannot go back a major version: another version gets its own user folder.
 const USER_FOLDER = path.join(
 	DEMO_DIR,
-	VERSION === DEFAULT_VERSION ? 'n8n-user' : `n8n-user-${VERSION}`,
+	VERSION === DEMO_VERSION ? 'n8n-user' : `n8n-user-${VERSION}`,
 );
 const LOG_DIR = path.join(DEMO_DIR, 'logs');
 const DATA_FILE = path.join(DEMO_DIR, 'simulator-data.json');

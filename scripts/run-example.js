@@ -17,7 +17,7 @@ const os = require('os');
 const path = require('path');
 const { ensureDevDependencies } = require('./ensure-dev-deps');
 const {
-	DEFAULT_VERSION,
+	DEMO_VERSION,
 	buildAndPack,
 	ensureN8n,
 	importIntoN8n,
@@ -67,7 +67,7 @@ async function main() {
 			`"${workflow.name}" has no Manual or Schedule Trigger to run it from (a Webhook, Form or Chat Trigger waits for a call)`,
 		);
 	}
-	const version = process.env.N8N_EXAMPLE_VERSION || DEFAULT_VERSION;
+	const version = process.env.N8N_EXAMPLE_VERSION || DEMO_VERSION;
 	const { VOICE_ASSISTANT_BASE_URL: baseUrl, VOICE_ASSISTANT_API_KEY: apiKey } = process.env;
 
 	ensureDevDependencies(log);

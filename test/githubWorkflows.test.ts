@@ -40,16 +40,34 @@ test('CI runs .ci/run on pushes and pull requests, caching the n8n installs of e
 	expect(ci).toMatch(/path: \/github\/home\/\.cache\/n8n-voice-assistant$/m);
 	// Saved once the supported versions are installed: a harness run by hand (1.110.1) never is.
 	expect(ci).toContain('for harness in $(node tools/n8n/install.js --harnesses); do');
-	expect(supportedHarnesses()).toEqual(['n8n-2.8.4', 'n8n-1.123.50', 'n8n-2.41.1', 'node-24']);
+	expect(supportedHarnesses()).toEqual([
+		'n8n-2.8.4',
+		'n8n-1.123.50',
+		'n8n-2.41.1',
+		'node-20',
+		'node-24',
+	]);
 });
 
 test('a v* tag publishes with provenance through trusted publishing, after npm ci, build and tests', () => {
 	const publish = read('publish.yml');
 	expect(publish).toMatch(/^on:\n {2}push:\n {4}tags: \['v\*'\]$/m);
 	expect(publish).toMatch(/^ {6}id-token: write$/m);
-	const steps = ['npm ci', 'npm run build', 'npm test', 'npm publish --provenance --access public'];
+	const steps = ['npm ci', 'npm test', 'npm run release'];
 	const positions = steps.map((step) => publish.indexOf(`run: ${step}`));
 	expect(positions.every((position) => position > 0)).toBe(true);
 	expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 	expect(publish).not.toMatch(/\$\{\{\s*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
+	// n8n's own tool releases: lint and build with n8n-node, and npm publish only through it.
+	const { scripts } = JSON.parse(
+		fs.readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8'),
+	) as { scripts: Record<string, string> };
+	expect(scripts).toMatchObject({
+		build: 'n8n-node build',
+		release: 'n8n-node release',
+		prepublishOnly: 'n8n-node prerelease',
+	});
+	expect(scripts.lint).toMatch(/^ESLINT_FLAGS=unstable_config_lookup_from_file n8n-node lint && /);
+	// The lifecycle scripts the repo's .npmrc turns off run for the publish (prepack, prepublishOnly).
+	expect(publish).toMatch(/run: npm run release\n\s+env:\n\s+npm_config_ignore_scripts: 'false'/);
 });

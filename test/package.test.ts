@@ -34,7 +34,7 @@ describe('the packed package', () => {
 		manifest = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8'));
 	}, 120_000);
 
-	test('holds what n8n loads, LICENSE and README, and nothing but the build output besides', () => {
+	test('holds what n8n loads, LICENSE and README, and nothing else', () => {
 		expect(packageProblems(dir)).toEqual([]);
 		expect(files).toEqual(
 			expect.arrayContaining([
@@ -66,6 +66,18 @@ describe('the packed package', () => {
 	test('has no dependencies and only n8n-workflow as peer dependency', () => {
 		expect(manifest.dependencies).toBeUndefined();
 		expect(Object.keys(manifest.peerDependencies)).toEqual(['n8n-workflow']);
+	});
+
+	test('is refused once dist/ holds what n8n does not load (a picture of the docs, declarations)', () => {
+		const extra = path.join(work, 'extra');
+		fs.cpSync(dir, extra, { recursive: true });
+		for (const file of ['dist/docs/images/operations.png', 'dist/nodes/VoiceAssistant/x.d.ts']) {
+			fs.mkdirSync(path.dirname(path.join(extra, file)), { recursive: true });
+			fs.writeFileSync(path.join(extra, file), '');
+		}
+		expect(packageProblems(extra)).toEqual([
+			'files in dist/ that n8n does not load: dist/docs/images/operations.png, dist/nodes/VoiceAssistant/x.d.ts',
+		]);
 	});
 });
 

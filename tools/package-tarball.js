@@ -67,7 +67,8 @@ function listFiles(dir, base = dir) {
  * What is wrong with an unpacked package for n8n, one line each; empty when nothing is. n8n
  * loads the node and credential files package.json lists, the codex (.node.json) next to each
  * node and the icons they reference (light and dark); the package must ship LICENSE and README,
- * only the build output besides, no dependencies of its own and n8n-workflow as its only peer.
+ * of the build output only what n8n loads (the JavaScript, the codex, the icons), no
+ * dependencies of its own and n8n-workflow as its only peer.
  * @param {string} dir
  */
 function packageProblems(dir) {
@@ -100,6 +101,8 @@ function packageProblems(dir) {
 			problems.push(`${codex} does not name a node of ${manifest.name} with its categories`);
 		}
 	}
+	/** The codex files and icons n8n reads besides the JavaScript. @type {Set<string>} */
+	const loaded = new Set(nodes.map((node) => node.replace(/\.js$/, '.json')));
 	for (const file of [...nodes, ...credentials].filter((listed) => files.includes(listed))) {
 		const source = fs.readFileSync(path.join(dir, file), 'utf8');
 		const icons = [...source.matchAll(/(light|dark):\s*'file:([\w./-]+\.svg)'/g)];
@@ -107,9 +110,17 @@ function packageProblems(dir) {
 			if (!icons.some(([, which]) => which === theme))
 				problems.push(`${file} has no ${theme} SVG icon`);
 		}
-		for (const [, , icon] of icons)
-			need(path.posix.join(path.posix.dirname(file), icon), `an icon of ${file}`);
+		for (const [, , icon] of icons) {
+			const iconFile = path.posix.join(path.posix.dirname(file), icon);
+			loaded.add(iconFile);
+			need(iconFile, `an icon of ${file}`);
+		}
 	}
+	// Declarations, source maps, pictures of the docs: nothing n8n loads.
+	const unused = files.filter(
+		(file) => file.startsWith('dist/') && !file.endsWith('.js') && !loaded.has(file),
+	);
+	if (unused.length) problems.push(`files in dist/ that n8n does not load: ${unused.join(', ')}`);
 
 	const stray = files.filter((file) => !ALWAYS_SHIPPED.test(file) && !file.startsWith('dist/'));
 	const sources = files.filter((file) => file.endsWith('.ts') && !file.endsWith('.d.ts'));

@@ -12,7 +12,7 @@ import {
 	useSimulatorProcess,
 } from './helpers';
 import { useN8n } from './session';
-import { DEFAULT_VERSION, NEWEST_VERSION, V1_VERSION } from '../../tools/n8n';
+import { NODE20_VERSION, NEWEST_VERSION, V1_VERSION } from '../../tools/n8n';
 import { freePort } from '../../tools/processes';
 
 const LIST_PATH = '/api/v1/user/listAssistant';
@@ -36,7 +36,7 @@ const GENERIC_MESSAGES = {
 	404: 'The resource you are requesting could not be found',
 };
 const MESSAGES: Record<string, typeof GENERIC_MESSAGES> = {
-	[DEFAULT_VERSION]: GENERIC_MESSAGES,
+	[NODE20_VERSION]: GENERIC_MESSAGES,
 	[V1_VERSION]: GENERIC_MESSAGES,
 	[NEWEST_VERSION]: {
 		401: 'The service refused the API key (HTTP 401): check the API Key',

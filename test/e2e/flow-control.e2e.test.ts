@@ -61,7 +61,7 @@ const EXPRESSION_ERROR_PHONE = "={{ $json.i === 3 ? $('Nope').item.json.phone : 
 /**
  * With Continue On Fail, n8n's declarative item loop (RoutingNode) gives an item whose
  * parameters fail their expression its own error and goes on to the next item in these
- * versions (measured on NEWEST_VERSION); in DEFAULT_VERSION and V1_VERSION it throws out of the
+ * versions (measured on NEWEST_VERSION); in NODE20_VERSION and V1_VERSION it throws out of the
  * loop instead.
  */
 const N8N_CATCHES_ITEM_ERRORS_IN_ITS_LOOP = new Set([NEWEST_VERSION]);

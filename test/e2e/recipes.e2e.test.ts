@@ -29,7 +29,7 @@ import {
 import type { RecordedRequest } from '../simulator';
 import { useN8n } from './session';
 import { CHROMIUM, workflowPictures } from './browser/workflow-pictures';
-import { DEFAULT_VERSION } from '../../tools/n8n';
+import { NODE20_VERSION } from '../../tools/n8n';
 import { cleanEnv, poll, runProcess } from '../../tools/processes';
 import { REPO_ROOT } from '../../tools/repo';
 import { postgresMissing, startPostgres, type Postgres } from '../../tools/services';
@@ -171,7 +171,7 @@ const EXAMPLE_FILES: Record<string, string> = Object.fromEntries(
 	].map((file) => [file, readExample(file).name]),
 );
 /** The version whose editor the README's pictures come from (as the editor checks' pictures). */
-const PICTURES_VERSION = DEFAULT_VERSION;
+const PICTURES_VERSION = NODE20_VERSION;
 const CRM_TRIGGER = "When clicking 'Execute workflow'";
 /** What reaches the service from the pinned CRM output, by contact id. */
 const CRM_EXPECTED = {
@@ -822,7 +822,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			}
 		});
 
-		// The README's pictures of the recipes (docs/images/recipe-*.png), when asked: about 2 minutes.
+		// The README's pictures of the recipes (.github/images/recipe-*.png), when asked: about 2 minutes.
 		const pictures =
 			!!process.env.VA_RECIPE_PICTURES && fs.existsSync(CHROMIUM) && version === PICTURES_VERSION;
 		(pictures ? test : test.skip)(

@@ -18,16 +18,18 @@ const HARNESS_DIR = path.join(__dirname, 'versions');
 // benchmark and `npm run example` import them.
 
 /**
- * The newest n8n whose `engines` accept Node.js 20: the version of the demo, the benchmark,
- * `npm run example` and the README's pictures unless told otherwise.
+ * The newest n8n whose `engines` accept Node.js 20 (it runs on 20, see its harness): the version
+ * of the benchmark and the README's pictures unless told otherwise.
  */
-const DEFAULT_VERSION = '2.8.4';
-/** The 1.x line (1.123.81 and later need Node.js 22). */
+const NODE20_VERSION = '2.8.4';
+/** The 1.x line, on Node.js 20 (1.123.81 and later need Node.js 22). */
 const V1_VERSION = '1.123.50';
 /** The newest n8n that installs from the registry (on Node.js 24, see its harness). */
 const NEWEST_VERSION = '2.41.1';
+/** The n8n of `npm run demo`, `npm run dev` and `npm run example` unless told otherwise. */
+const DEMO_VERSION = NEWEST_VERSION;
 /** The versions in tools/n8n/versions; the e2e suite runs all of them unless N8N_E2E_VERSIONS says otherwise. */
-const SUPPORTED_VERSIONS = [DEFAULT_VERSION, V1_VERSION, NEWEST_VERSION];
+const SUPPORTED_VERSIONS = [NODE20_VERSION, V1_VERSION, NEWEST_VERSION];
 
 /** The versions to run: N8N_E2E_VERSIONS (comma-separated), or all of them. */
 function requestedVersions() {
@@ -310,9 +312,18 @@ function supportedHarnesses() {
 }
 
 // `node tools/n8n/install.js`: the installs alone (.ci/run starts them first, in the background);
-// with `--harnesses`, the folders they install, one per line (CI saves its cache once all exist).
+// with `--harnesses`, the folders they install, one per line (CI saves its cache once all exist);
+// with `--runtime node-24`, that Node.js alone, printing the folder of its binary (.ci/run puts
+// it first in PATH: the project's Node.js).
 if (require.main === module && process.argv[2] === '--harnesses') {
 	process.stdout.write(`${supportedHarnesses().join('\n')}\n`);
+} else if (require.main === module && process.argv[2] === '--runtime') {
+	ensureRuntime(String(process.argv[3]), (line) => process.stderr.write(`[node install] ${line}\n`))
+		.then((dir) => process.stdout.write(`${dir}\n`))
+		.catch((error) => {
+			process.stderr.write(`[node install] ${error.stack ?? error}\n`);
+			process.exitCode = 1;
+		});
 } else if (require.main === module) {
 	ensureVersions(requestedVersions(), (line) =>
 		process.stdout.write(`[n8n install] ${line}\n`),
@@ -323,7 +334,8 @@ if (require.main === module && process.argv[2] === '--harnesses') {
 }
 
 module.exports = {
-	DEFAULT_VERSION,
+	DEMO_VERSION,
+	NODE20_VERSION,
 	NEWEST_VERSION,
 	SUPPORTED_VERSIONS,
 	V1_VERSION,

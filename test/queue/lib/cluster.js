@@ -11,7 +11,7 @@
 const fs = require('fs');
 const path = require('path');
 const {
-	DEFAULT_VERSION,
+	NODE20_VERSION,
 	NEWEST_VERSION,
 	freshEnv,
 	installPackage,
@@ -34,7 +34,7 @@ function queueVersions() {
 				.split(',')
 				.map((version) => version.trim())
 				.filter(Boolean)
-		: [DEFAULT_VERSION, NEWEST_VERSION];
+		: [NODE20_VERSION, NEWEST_VERSION];
 }
 
 /**
