@@ -4,6 +4,8 @@
 /**
  * One-command demo (`npm run demo`): a local n8n editor with the Voice Assistant node, a
  * credential pointing at the API simulator, and the example workflows. No account needed.
+ * `npm run dev` (--dev) is the same with the node linked instead of packed, reloaded in the
+ * running n8n as its sources change (dev.js), with its data in the cache folder instead of .demo.
  *
  * Installs the dev dependencies if missing, builds and packs the package, starts the simulator (its data are kept in
  * .demo/simulator-data.json across restarts), makes sure the pinned n8n is in the cache,
@@ -19,6 +21,7 @@ const path = require('path');
 const {
 	DEMO_VERSION,
 	OWNER,
+	cacheRoot,
 	buildAndPack,
 	ensureN8n,
 	importIntoN8n,
@@ -32,9 +35,13 @@ const { REPO_ROOT, readExamples } = require('../tools/repo');
 const { startSimulatorProcess } = require('../tools/simulator-process');
 const { SIMULATOR_CREDENTIAL } = require('../tools/workflows');
 const { prepareDataTables, unpickedNodes } = require('./dataTable');
+const { DEV_NODE_TYPE, devTypes, startDevLoop } = require('./dev');
 
 const VERSION = process.env.N8N_DEMO_VERSION || DEMO_VERSION;
-const DEMO_DIR = path.join(REPO_ROOT, '.demo');
+const DEV = process.argv.includes('--dev');
+// The dev loop's n8n watches the whole folder its link points to (this one) and reloads the node
+// on every change there: its database, the logs and the simulator's data are kept outside it.
+const DEMO_DIR = DEV ? path.join(cacheRoot(), 'dev') : path.join(REPO_ROOT, '.demo');
 // n8n's database cannot go back a major version: another version gets its own user folder.
 const USER_FOLDER = path.join(
 	DEMO_DIR,
@@ -52,6 +59,9 @@ const CREDENTIAL = { ...SIMULATOR_CREDENTIAL, type: CREDENTIAL_TYPE };
 
 /** @param {string} line */
 const log = (line) => process.stdout.write(`[demo] ${line}\n`);
+/** A path as the banner shows it: relative inside this folder. @param {string} file */
+const shown = (file) =>
+	file.startsWith(`${REPO_ROOT}${path.sep}`) ? path.relative(REPO_ROOT, file) : file;
 
 /** `preferred` when it is free, else any free port. @param {number} preferred */
 async function portNear(preferred) {
@@ -73,7 +83,9 @@ async function importExamples(bin) {
 	const done = fs.existsSync(IMPORTED_FILE)
 		? JSON.parse(fs.readFileSync(IMPORTED_FILE, 'utf8'))
 		: [];
-	const examples = readExamples().filter(({ id }) => !done.includes(id));
+	const examples = readExamples()
+		.filter(({ id }) => !done.includes(id))
+		.map((example) => (DEV ? devTypes(example) : example));
 	if (!examples.length) return;
 	await importIntoN8n(bin, USER_FOLDER, { workflows: examples });
 	fs.writeFileSync(
@@ -106,7 +118,7 @@ async function prepareExamples(api) {
 
 /**
  * What this run started, so that Ctrl-C (or a failure) stops exactly that.
- * @type {{ sim?: import('../tools/simulator-process').SimulatorProcess, n8n?: import('../tools/n8n').RunningN8n }}
+ * @type {{ sim?: import('../tools/simulator-process').SimulatorProcess, n8n?: import('../tools/n8n').RunningN8n, dev?: Awaited<ReturnType<typeof startDevLoop>> }}
  */
 const started = {};
 let stopping = false;
@@ -117,6 +129,7 @@ async function stop(code) {
 	stopping = true;
 	log('Stopping n8n and the simulator...');
 	await started.n8n?.stop();
+	await started.dev?.stop();
 	await started.sim?.stop(); // SIGTERM: the simulator saves its data file
 	killAll(); // anything still starting (a build, an npm install)
 	log('Stopped.');
@@ -130,16 +143,18 @@ async function main() {
 
 	ensureDevDependencies(log);
 
-	const packDir = path.join(DEMO_DIR, 'pack');
-	fs.rmSync(packDir, { recursive: true, force: true });
-	fs.mkdirSync(packDir, { recursive: true });
-	const tarball = await buildAndPack(packDir, log);
 	const bin = await ensureN8n(VERSION, log);
-
-	log(
-		`Installing ${path.basename(tarball)} into ${path.relative(REPO_ROOT, USER_FOLDER)}/.n8n/nodes`,
-	);
-	await installPackage(USER_FOLDER, tarball);
+	if (DEV) {
+		log(`n8n-node dev: linking this folder into ${shown(USER_FOLDER)}/.n8n/custom`);
+		started.dev = await startDevLoop(USER_FOLDER, LOG_DIR, log);
+	} else {
+		const packDir = path.join(DEMO_DIR, 'pack');
+		fs.rmSync(packDir, { recursive: true, force: true });
+		fs.mkdirSync(packDir, { recursive: true });
+		const tarball = await buildAndPack(packDir, log);
+		log(`Installing ${path.basename(tarball)} into ${shown(USER_FOLDER)}/.n8n/nodes`);
+		await installPackage(USER_FOLDER, tarball);
+	}
 
 	const sim = await startSimulatorProcess({
 		apiKey: API_KEY,
@@ -148,7 +163,7 @@ async function main() {
 		logDir: LOG_DIR,
 	});
 	started.sim = sim;
-	log(`API simulator on ${sim.url} (data in ${path.relative(REPO_ROOT, DATA_FILE)})`);
+	log(`API simulator on ${sim.url} (data in ${shown(DATA_FILE)})`);
 
 	// The credential is imported on every run: it follows the simulator's address.
 	const credential = { ...CREDENTIAL, data: { apiKey: API_KEY, baseUrl: sim.url } };
@@ -156,28 +171,30 @@ async function main() {
 	await importExamples(bin);
 
 	log(`Starting n8n ${VERSION}...`);
-	const n8n = await startN8n(bin, USER_FOLDER, { port: await portNear(5678), logDir: LOG_DIR });
+	const n8n = await startN8n(bin, USER_FOLDER, {
+		port: await portNear(5678),
+		logDir: LOG_DIR,
+		extra: DEV ? { N8N_DEV_RELOAD: 'true' } : undefined,
+	});
 	started.n8n = n8n;
+	started.dev?.watchN8n(n8n.proc);
 	n8n.proc.exited.then(({ code }) => {
 		if (stopping) return;
-		log(
-			`n8n exited unexpectedly (code ${code}); see ${path.relative(REPO_ROOT, n8n.proc.stderrFile)}`,
-		);
+		log(`n8n exited unexpectedly (code ${code}); see ${shown(n8n.proc.stderrFile)}`);
 		stop(1);
 	});
 
 	// The owner account: created on the first run, logged in with afterwards.
 	const api = await signIn(n8n.url).catch((error) => {
 		throw new Error(
-			`${error.message}\nThe demo's owner login was changed? Delete .demo/n8n-user to start over.`,
+			`${error.message}\nThe demo's owner login was changed? Delete ${shown(USER_FOLDER)} to start over.`,
 		);
 	});
 	/** @type {Array<{ name: string }>} */
 	const nodeTypes = await api.call('GET', '/types/nodes.json');
-	if (!nodeTypes.some((type) => type.name === NODE_TYPE)) {
-		throw new Error(
-			`n8n did not load ${NODE_TYPE}; see ${path.relative(REPO_ROOT, n8n.proc.stdoutFile)}`,
-		);
+	const nodeType = DEV ? DEV_NODE_TYPE : NODE_TYPE;
+	if (!nodeTypes.some((type) => type.name === nodeType)) {
+		throw new Error(`n8n did not load ${nodeType}; see ${shown(n8n.proc.stdoutFile)}`);
 	}
 	const ready = await prepareExamples(api);
 	/** @type {Array<{ id: string, name: string }>} */
@@ -188,8 +205,14 @@ async function main() {
 	process.stdout.write(
 		[
 			'',
-			'  Voice Assistant demo is running.',
+			`  Voice Assistant ${DEV ? 'dev loop' : 'demo'} is running (n8n ${VERSION}).`,
 			'',
+			...(DEV
+				? [
+						`  Live reload  Change nodes/ or credentials/: TypeScript compiles, n8n reloads the node`,
+						`               (${DEV_NODE_TYPE} here) and the open editor shows the change.`,
+					]
+				: []),
 			`  n8n editor   ${n8n.url}`,
 			`  Log in with  ${OWNER.email} / ${OWNER.password}`,
 			...(startHere
@@ -208,8 +231,8 @@ async function main() {
 				: []),
 			`  Credential   "${CREDENTIAL.name}" -> ${sim.url} (API key ${API_KEY})`,
 			`  Workflows    ${workflows.map((wf) => wf.name).join('\n               ')}`,
-			`  Simulator    ${sim.url}/__sim/data shows its data, kept in ${path.relative(REPO_ROOT, DATA_FILE)}`,
-			`  Logs         ${path.relative(REPO_ROOT, LOG_DIR)}/`,
+			`  Simulator    ${sim.url}/__sim/data shows its data, kept in ${shown(DATA_FILE)}`,
+			`  Logs         ${shown(LOG_DIR)}/`,
 			'',
 			'  Press Ctrl-C to stop.',
 			'',
