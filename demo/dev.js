@@ -3,11 +3,13 @@
 /**
  * The live reload of `npm run dev`: n8n's own `n8n-node dev --external-n8n` links this folder
  * into the user folder's .n8n/custom/node_modules, copies the icons and keeps dist/ compiled
- * (`tsc --watch`); the n8n the demo starts with N8N_DEV_RELOAD=true watches what the link points
- * to and reloads the node when dist/ changes, and the open editor follows. n8n loads what is in
- * .n8n/custom as custom nodes, typed `CUSTOM.<name>`: the examples are imported with that type
- * (devTypes). The tool draws its terminal screen into a log file here; TypeScript's verdicts and
- * n8n's reloads are printed as they come.
+ * (`tsc --watch`). The n8n the demo starts with N8N_DEV_RELOAD=true reloads its custom nodes on
+ * `POST /rest/dev/reload`, asked for here each time a compilation ends without errors, and the
+ * open editor follows. (n8n also watches what the link points to and reloads on each change
+ * there, but a reload that starts with the source's change may load dist/ before tsc rewrote it.)
+ * n8n loads what is in .n8n/custom as custom nodes, typed `CUSTOM.<name>`: the examples are
+ * imported with that type (devTypes). The tool draws its terminal screen into a log file here;
+ * TypeScript's verdicts and n8n's reloads are printed as they come.
  */
 
 const fs = require('fs');
@@ -54,7 +56,8 @@ function follow(file) {
 
 /**
  * Starts `n8n-node dev --external-n8n` for `userFolder` and resolves once the link is there and
- * the first compilation ended. `watchN8n` then also prints the reloads of a running n8n.
+ * the first compilation ended. Once `reloads` has n8n's address, each later compilation without
+ * errors reloads the node there.
  * @param {string} userFolder
  * @param {string} logDir
  * @param {(line: string) => void} log
@@ -70,13 +73,22 @@ async function startDevLoop(userFolder, logDir, log) {
 	/** The lines printed so far: the tool draws its whole screen again at every change. */
 	const printed = new Set();
 	let compiled = false;
+	/** @type {string | undefined} */
+	let n8nUrl;
+	const reload = async () => {
+		const response = await fetch(`${n8nUrl}/rest/dev/reload`, { method: 'POST' }).catch(
+			(error) => ({ ok: false, status: String(error) }),
+		);
+		log(response.ok ? 'n8n reloaded the node' : `n8n did not reload the node (${response.status})`);
+	};
 	const printVerdicts = () => {
 		for (const raw of toolLines()) {
 			const line = raw.replace(/^[\s│]+/, '').trim();
 			if (!VERDICT.test(line) || printed.has(line)) continue;
 			printed.add(line);
-			compiled ||= /Found \d+ errors?/.test(line);
 			log(`TypeScript: ${line}`);
+			if (n8nUrl && compiled && line.includes('Found 0 errors')) void reload();
+			compiled ||= /Found \d+ errors?/.test(line);
 		}
 	};
 	await poll(
@@ -87,18 +99,11 @@ async function startDevLoop(userFolder, logDir, log) {
 		},
 		{ timeoutMs: 180_000, proc: tool },
 	);
-	/** @type {Array<() => string[]>} */
-	const n8nLogs = [];
-	const timer = setInterval(() => {
-		printVerdicts();
-		for (const lines of n8nLogs)
-			if (lines().some((line) => line.includes('Hot reload triggered')))
-				log('n8n reloaded the node');
-	}, 500);
+	const timer = setInterval(printVerdicts, 500);
 	return {
 		tool,
-		/** @param {import('../tools/processes').StartedProcess} n8n */
-		watchN8n: (n8n) => void n8nLogs.push(follow(n8n.stdoutFile)),
+		/** @param {string} url the running n8n's address */
+		reloads: (url) => void (n8nUrl = url),
 		stop: async () => {
 			clearInterval(timer);
 			await tool.stop(5_000);

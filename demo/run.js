@@ -177,7 +177,7 @@ async function main() {
 		extra: DEV ? { N8N_DEV_RELOAD: 'true' } : undefined,
 	});
 	started.n8n = n8n;
-	started.dev?.watchN8n(n8n.proc);
+	started.dev?.reloads(n8n.url);
 	n8n.proc.exited.then(({ code }) => {
 		if (stopping) return;
 		log(`n8n exited unexpectedly (code ${code}); see ${shown(n8n.proc.stderrFile)}`);
