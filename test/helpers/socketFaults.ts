@@ -114,15 +114,16 @@ export async function tlsServer(
 
 /**
  * An HTTP proxy that reads each CONNECT and closes the connection without answering it, as a
- * proxy going away does; counts the CONNECTs it read.
+ * proxy going away does (`reset`: resets it, as a proxy's firewall does); counts the CONNECTs.
  */
-export async function closingProxy(): Promise<CountingServer> {
+export async function closingProxy(reset = false): Promise<CountingServer> {
 	let connects = 0;
 	const server = createServer((socket) => {
 		socket.on('error', () => undefined);
 		socket.once('data', (data: Buffer) => {
 			if (String(data).startsWith('CONNECT ')) connects++;
-			socket.end();
+			if (reset) socket.resetAndDestroy();
+			else socket.end();
 		});
 	});
 	return await listening(server, 'http', () => connects);

@@ -26,7 +26,7 @@ const HANDSHAKE_REASONS =
 	'tlsv1 alert protocol version|sslv3 alert handshake failure|tlsv1 unrecognized name|' +
 	'tlsv1 alert insufficient security|dh key too small|ee key too small|ca md too weak|' +
 	'ca key too small|unsafe legacy renegotiation disabled';
-/** What each phase's words show of the error: the addresses or name tried, the proxy's, OpenSSL's. */
+/** What each phase's words show of the error: the name or addresses tried (by their system call), the proxy's, OpenSSL's. */
 const DETAIL: Partial<Record<Phase, RegExp>> = {
 	name: /^(getaddrinfo|query\w*) .*/,
 	connect: /^(connect|bind) .*/,
@@ -53,13 +53,6 @@ const phaseOfCode = (code = '') =>
 	CODES.find(([, codes]) =>
 		new RegExp(`^(${codes.replace(/\*/g, '\\w+').replace(/ /g, '|')})$`).test(code),
 	)?.[0];
-/** The step of each system call that comes before anything is written. */
-const STEP: Record<string, Phase> = {
-	getaddrinfo: 'name',
-	query: 'name',
-	connect: 'connect',
-	bind: 'connect',
-};
 
 const isText = (value: unknown): value is string => typeof value === 'string';
 
@@ -105,7 +98,9 @@ export function phaseOf(error: unknown): Phase | undefined {
 		...chain.map((link) => link.syscall),
 		...texts.map((text) => SYSTEM_MESSAGE.exec(text)?.[1]),
 	].filter(isText);
-	const phases = syscalls.map((syscall) => STEP[syscall.replace(/^query\w+/, 'query')]);
+	// The step of each system call, where it comes before anything is written.
+	const steps = ['name', 'connect'] as const;
+	const phases = syscalls.map((call) => steps.find((step) => DETAIL[step]?.test(`${call} `)));
 	if (phases.length && phases.every(Boolean)) return phases.includes('name') ? 'name' : 'connect';
 	const socket = chain.map((link) => link.request?.socket).find(Boolean);
 	if (socket?.encrypted) return socket._secureEstablished === false ? 'tls' : undefined;

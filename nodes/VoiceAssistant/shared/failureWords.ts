@@ -66,6 +66,9 @@ type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; 
 const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'not-connected': ({ failure, context, retried }) => {
 		const { code, phase, detail, durationMs = 0, rawMessage } = failure;
+		const several = detail?.includes('; ');
+		// The one address Node tried (`connect ECONNREFUSED ::1:443`), when the Base URL does not show it.
+		const address = !several && phase === 'connect' && detail?.split(' ')[2]?.replace(/:\d+$/, '');
 		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
 		let check = 'Check the Base URL in the credential and that the service is running.';
@@ -74,7 +77,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 			why = `: the proxy did not open the tunnel (${detail ?? rawMessage})`;
 			check =
 				'Check the proxy (Request Options → Proxy, or HTTPS_PROXY) and that it reaches the Base URL.';
-		} else if (detail?.includes('; ')) why = `: every address failed (${detail})`;
+		} else if (several) why = `: every address failed (${detail})`;
 		else if (code === 'ETIMEDOUT') why = ` within ${took}`;
 		else if (phase === 'tls') {
 			// EPROTO: an OpenSSL error during a system call; only its message says which.
@@ -83,6 +86,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 				? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
 				: "Check that the Base URL's port serves HTTPS.";
 		}
+		if (address && !context.origin.includes(address)) why += ` (${detail})`;
 		const via = context.proxy ? ` through the proxy ${context.proxy}` : '';
 		return {
 			message: `Could not connect to ${context.origin}${via}${why}${retried}`,
