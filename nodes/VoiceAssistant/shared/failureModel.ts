@@ -8,7 +8,7 @@ import { detailOf, errnoOf, phaseOf, type Phase } from './failurePhase';
 
 /** How one attempt ended. */
 export type AttemptEnd =
-	| 'not-connected' // failed resolving the name, connecting or in the TLS handshake: never written
+	| 'not-connected' // failed resolving the name, connecting, at a proxy's tunnel or in the TLS handshake: never written
 	| 'unsendable' // it could not be made (a header it cannot carry, a certificate refused): never written either
 	| 'cut' // written (or not known not to be), then the connection dropped or the execution was cancelled
 	| 'timeout' // written (or not known not to be), then no answer within Timeout
