@@ -89,17 +89,14 @@ const atAddress = (syscall: string, code: string, address: string, port = 443) =
 		port,
 	});
 
+// Node's own lists, read at run time: the dns module's error codes (the dns docs' "Error
+// codes", c-ares) and libuv's getaddrinfo codes (EAI_*; Node names EAI_NODATA/EAI_NONAME ENOTFOUND).
+const SYSTEM_CODES = new Set([...getSystemErrorMap().values()].map(([name]) => name));
+const QUERY_CODES = Object.entries(dns)
+	.filter(([key, value]) => /^[A-Z]+$/.test(key) && typeof value === 'string')
+	.map(([, value]) => value as string);
+const GETADDRINFO_CODES = ['ENOTFOUND', ...[...SYSTEM_CODES].filter((code) => /^EAI_/.test(code))];
 describe("Node's documented error surface: each code, in each form n8n keeps it", () => {
-	// Node's own lists, read at run time: the dns module's error codes (the dns docs' "Error
-	// codes", c-ares) and libuv's getaddrinfo codes (EAI_*; Node names EAI_NODATA/EAI_NONAME ENOTFOUND).
-	const SYSTEM_CODES = new Set([...getSystemErrorMap().values()].map(([name]) => name));
-	const QUERY_CODES = Object.entries(dns)
-		.filter(([key, value]) => /^[A-Z]+$/.test(key) && typeof value === 'string')
-		.map(([, value]) => value as string);
-	const GETADDRINFO_CODES = [
-		'ENOTFOUND',
-		...[...SYSTEM_CODES].filter((code) => /^EAI_/.test(code)),
-	];
 	// The tls docs' "X509 certificate error codes" (and UNSPECIFIED, Node's code for any other).
 	const X509_CODES = (
 		'UNABLE_TO_GET_ISSUER_CERT UNABLE_TO_GET_CRL UNABLE_TO_DECRYPT_CERT_SIGNATURE ' +
@@ -261,14 +258,10 @@ describe('every shape of "nothing was written", through the real send path (fast
 		);
 	});
 
+	// Every failure Node documents for a name (the query codes as a lookup through c-ares gives them).
 	const DNS_FAILURES: Array<[string, string]> = [
-		['getaddrinfo', 'ENOTFOUND'],
-		['getaddrinfo', 'EAI_FAIL'],
-		['getaddrinfo', 'EAI_AGAIN'],
-		['getaddrinfo', 'EAI_MEMORY'],
-		['queryA', 'ESERVFAIL'],
-		['queryA', 'EREFUSED'],
-		['queryAaaa', 'ETIMEOUT'],
+		...GETADDRINFO_CODES.map((code): [string, string] => ['getaddrinfo', code]),
+		...QUERY_CODES.map((code): [string, string] => ['queryAaaa', code]),
 	];
 	const caseArb = fc.record({
 		shape: fc.constantFrom(...SHAPES),
@@ -289,7 +282,7 @@ describe('every shape of "nothing was written", through the real send path (fast
 		maxRetries: 1,
 		heals: false,
 		addresses: 2,
-		dnsFailure: DNS_FAILURES[1],
+		dnsFailure: ['getaddrinfo', 'EAI_FAIL'],
 		certificate: 'clientAuthOnly',
 	};
 	// Every shape × method × Continue On Fail × Retry On Fail at least once.
