@@ -4,8 +4,10 @@
  * the call is not placed again, also under n8n's Retry On Fail, and the error says so; a message
  * containing an error code reaches the user as the node wrote it. Sent or not is judged by where
  * the attempt failed: a connection cut after the service has the call start places it once; an
- * https:// Base URL at the plain simulator fails in the TLS handshake, places nothing, and n8n's
- * Retry On Fail tries it again.
+ * https:// Base URL at the plain simulator fails in the TLS handshake, a host whose IPv6 and IPv4
+ * address both refuse never connects, a proxy (Request Options → Proxy) that closes before
+ * answering the CONNECT opens no tunnel: none places anything, each is sent again, and the words
+ * say what failed.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
@@ -24,6 +26,8 @@ import {
 } from './helpers';
 import { CALL_PATH, callStart, callStarts, emailOf, people } from './calls';
 import { CREDENTIAL_TYPE } from '../../tools/package-names';
+import { closingProxy, type CountingServer } from '../helpers/socketFaults';
+import { instanceOf } from './session';
 
 /**
  * A TCP proxy to the simulator on 127.0.0.1 that counts connections; with `cutAfter`, no answer
@@ -80,6 +84,12 @@ async function unansweredPort(): Promise<{ port: number; stop: () => void }> {
 }
 
 /**
+ * A host with an IPv6 and an IPv4 address, both this machine's (globalSetup.js HOSTS_LINES), and
+ * a port neither listens on: every connect is refused.
+ */
+const DUAL_STACK = 'dualstack.va-e2e.test';
+
+/**
  * n8n versions whose request error keeps the request behind it (n8n-workflow's ExecutionBaseError
  * keeps an Error `cause` from 2.x's BaseError on; 1.123 and 2.8 lose it): there the node sees
  * that a Timeout came while still connecting.
@@ -92,11 +102,32 @@ const withOptions = <T extends { parameters: object }>(node: T, options: object)
 	parameters: { ...node.parameters, options },
 });
 
-/** The node with n8n's Request Options → Timeout. */
-const withTimeout = <T extends { parameters: object }>(node: T, timeout: number): T => ({
+/** The node with n8n's Request Options (Timeout, Proxy). */
+const withRequestOptions = <T extends { parameters: object }>(
+	node: T,
+	requestOptions: object,
+): T => ({
 	...node,
-	parameters: { ...node.parameters, requestOptions: { timeout } },
+	parameters: { ...node.parameters, requestOptions },
 });
+const withTimeout = <T extends { parameters: object }>(node: T, timeout: number): T =>
+	withRequestOptions(node, { timeout });
+
+/** A call start with n8n's Retry On Fail (2 tries) and one retry of its own, with this credential. */
+const callStartRetried = (credentialId: string) =>
+	withOptions(
+		callStart({
+			retryOnFail: true,
+			maxTries: 2,
+			waitBetweenTries: 0,
+			...usingCredential(credentialId),
+		}),
+		{ maxRetries: 1 },
+	);
+
+/** The node's summary lines of runs of "Call" that failed: one per try of Retry On Fail. */
+const failedRuns = (log: string) =>
+	log.match(/Voice Assistant "Call": .* 0 succeeded, 1 failed/g) ?? [];
 
 /** A credential of its own for a workflow whose Base URL is not the simulator's. */
 const credentialAt = (id: string, baseUrl: string) => ({
@@ -133,8 +164,12 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 	let cutting: Awaited<ReturnType<typeof tcpProxy>>;
 	let counting: Awaited<ReturnType<typeof tcpProxy>>;
 	let unanswered: Awaited<ReturnType<typeof unansweredPort>>;
+	let closing: CountingServer;
+	let resetting: CountingServer;
 	beforeAll(async () => {
 		unanswered = await unansweredPort();
+		closing = await closingProxy();
+		resetting = await closingProxy(true);
 		const target = () => new URL(sim().url);
 		const callReceived = async () => callStarts(await sim().requests()).length > 0;
 		cutting = await tcpProxy(target, callReceived);
@@ -142,6 +177,8 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 	});
 	afterAll(async () => {
 		unanswered.stop();
+		await closing.close();
+		await resetting.close();
 		await cutting.close();
 		await counting.close();
 	});
@@ -151,6 +188,9 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 			credentialAt('vaFmCutCred', `http://127.0.0.1:${cutting.port}`),
 			credentialAt('vaFmTlsCred', `https://127.0.0.1:${counting.port}`),
 			credentialAt('vaFmSynCred', `http://127.0.0.1:${unanswered.port}`),
+			credentialAt('vaFmDualCred', `https://${DUAL_STACK}:9`),
+			// Behind the proxy: never reached.
+			credentialAt('vaFmProxyCred', `https://127.0.0.1:${new URL(sim().url).port}`),
 		],
 		workflows: [
 			workflow('vaFmCut', 'e2e: a call start cut after the service has it, Retry On Fail', [
@@ -186,6 +226,21 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 					}),
 					{ maxRetries: 1 },
 				),
+			]),
+			workflow('vaFmDual', 'e2e: a call start to a host whose IPv6 and IPv4 address fail', [
+				manualTrigger(),
+				people('d', 1),
+				callStartRetried('vaFmDualCred'),
+			]),
+			workflow('vaFmProxy', 'e2e: a call start through a proxy that closes at the CONNECT', [
+				manualTrigger(),
+				people('p', 1),
+				withRequestOptions(callStartRetried('vaFmProxyCred'), { proxy: closing.url }),
+			]),
+			workflow('vaFmProxyReset', 'e2e: a call start through a proxy that resets at the CONNECT', [
+				manualTrigger(),
+				people('r', 1),
+				withRequestOptions(callStartRetried('vaFmProxyCred'), { proxy: resetting.url }),
 			]),
 			workflow('vaFmCalls', 'e2e: three call starts, Retry On Fail', [
 				manualTrigger(),
@@ -269,7 +324,7 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 		expect(counting.connections() - before).toBeGreaterThanOrEqual(2);
 		const error = run.data.resultData.runData.Call.at(-1)?.error;
 		expect(error?.message).toMatch(
-			/^Could not connect to https:\/\/127\.0\.0\.1:\d+: the TLS handshake failed \(\w+\)/,
+			/^Could not connect to https:\/\/127\.0\.0\.1:\d+: the TLS handshake failed \(\w+(: wrong version number)?\)/,
 		);
 		expect(error?.description).toMatch(/use http:\/\/ instead of https:\/\//);
 	});
@@ -287,6 +342,63 @@ describe.each(requestedVersions())('n8n %s: the failure model', (version) => {
 			expect(message).toMatch(
 				/timed out after 1000 ms: the call may have been placed; not sent again$/,
 			);
+	});
+
+	const dualStack = instanceOf(version).hosts.some((line) => line.endsWith(` ${DUAL_STACK}`));
+	const withNames = dualStack ? test : test.skip;
+	if (!dualStack)
+		process.stdout.write(
+			`[e2e] n8n ${version}: no /etc/hosts of its own (needs root and unshare): the dual-stack host is skipped\n`,
+		);
+	withNames(
+		'a call start to a host whose IPv6 and IPv4 address both refuse: not placed, sent again, the address named',
+		async () => {
+			const { status, run, log } = await execute('vaFmDual');
+			expect(status).toBe('error');
+			expect((await sim().ledger()).applied).toHaveLength(0);
+			const error = run.data.resultData.runData.Call.at(-1)?.error;
+			// n8n turns Node's happy eyeballs off (bin/n8n: net.setDefaultAutoSelectFamily(false)): it
+			// connects to the first address the name has, ::1 (RFC 6724 order), never to the second.
+			expect(error?.message).toMatch(
+				/^Could not connect to https:\/\/dualstack\.va-e2e\.test:9: connection refused \(connect ECONNREFUSED ::1:9\) \(after 2 attempts\)$/,
+			);
+			expect(error?.description).toMatch(/^Nothing reached the service\./);
+			// Each try of n8n's Retry On Fail sent it (2 attempts each).
+			expect(failedRuns(log)).toHaveLength(2);
+		},
+	);
+
+	test('a call start through a proxy (Request Options → Proxy) that closes before answering the CONNECT: not placed, sent again, the proxy named', async () => {
+		const before = closing.connections();
+		const { status, run, log } = await execute('vaFmProxy');
+		expect(status).toBe('error');
+		expect(callStarts(await requests())).toHaveLength(0);
+		// 2 tries of Retry On Fail × 2 attempts: each asked the proxy for a tunnel.
+		expect(closing.connections() - before).toBe(4);
+		expect(failedRuns(log)).toHaveLength(2);
+		const error = run.data.resultData.runData.Call.at(-1)?.error;
+		expect(error?.message).toMatch(
+			/^Could not connect to https:\/\/127\.0\.0\.1:\d+ through the proxy http:\/\/127\.0\.0\.1:\d+: the proxy did not open the tunnel \(Proxy connection ended before receiving CONNECT response\) \(after 2 attempts\)$/,
+		);
+		expect(error?.description).toMatch(/^Nothing reached the service\. Check the proxy/);
+	});
+
+	test('a proxy that resets before answering the CONNECT: not received where n8n keeps the request (no socket), else counted as received', async () => {
+		const before = resetting.connections();
+		const { status, run } = await execute('vaFmProxyReset');
+		expect(status).toBe('error');
+		expect(callStarts(await requests())).toHaveLength(0);
+		const message = run.data.resultData.runData.Call.at(-1)?.error?.message;
+		if (KEEPS_THE_REQUEST.has(version)) {
+			expect(resetting.connections() - before).toBe(4);
+			expect(message).toMatch(
+				/^Could not connect to https:\/\/127\.0\.0\.1:\d+ through the proxy http:\/\/127\.0\.0\.1:\d+: no connection \(ECONNRESET\) \(after 2 attempts\)$/,
+			);
+		} else {
+			// A read reset with nothing else to go by: it may have been sent.
+			expect(resetting.connections() - before).toBe(1);
+			expect(message).toMatch(/: the call may have been placed; not sent again$/);
+		}
 	});
 
 	const SAID = 'Database unavailable: connect ECONNREFUSED 10.0.3.4:5432';

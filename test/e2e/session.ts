@@ -19,6 +19,8 @@ export interface Instance {
 	filesDir: string;
 	stdoutFile: string;
 	stderrFile: string;
+	/** The lines n8n's /etc/hosts has besides the machine's (none where the machine does not allow it). */
+	hosts: string[];
 }
 
 /** A credential with its data; `id` is the suite's own, which the workflows refer to. */

@@ -6,6 +6,7 @@
  * fresh ports on 127.0.0.1, the fixed encryption key and nothing that phones home.
  */
 
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
@@ -176,22 +177,50 @@ async function executeWorkflow(bin, id, userFolder, { timeoutMs = 240_000, extra
 }
 
 /**
+ * A command line that runs `command` with `lines` added to the /etc/hosts it reads: in a mount
+ * namespace of its own (`unshare --mount`, which needs root), with a copy of the machine's file
+ * plus the lines (written into `dir`) mounted over /etc/hosts. The machine's file and every other
+ * process stay as they were, and the namespace goes with the process. Undefined where the machine
+ * does not allow it (not root, no unshare), having said why on stderr.
+ * @param {string[]} lines
+ * @param {string} dir
+ * @returns {((command: string, args: string[]) => [string, string[]]) | undefined}
+ */
+function withHostsLines(lines, dir) {
+	const inNamespace = ['--mount', '--propagation', 'private', 'sh', '-c'];
+	const probe = spawnSync('unshare', [...inNamespace, 'mount --bind /etc/hosts /etc/hosts'], {
+		encoding: 'utf8',
+	});
+	if (probe.status !== 0) {
+		process.stderr.write(`No /etc/hosts of its own for n8n: ${probe.error ?? probe.stderr}\n`);
+		return undefined;
+	}
+	const file = path.join(dir, 'hosts');
+	const machine = fs.readFileSync('/etc/hosts', 'utf8').trimEnd();
+	fs.writeFileSync(file, `${machine}\n${lines.join('\n')}\n`);
+	const script = 'mount --bind "$0" /etc/hosts && exec "$@"';
+	return (command, args) => ['unshare', [...inNamespace, script, file, command, ...args]];
+}
+
+/**
  * Starts `n8n start` and waits until it is ready; returns its URL and a stop function. Ready
  * means our process printed "Editor is now accessible" and /rest/settings answers: a port taken
  * by someone else in the meantime could otherwise answer for it. If n8n lost the race for its
  * port, it is started again on another one (unless the port was asked for).
  * @param {string} bin
  * @param {string} userFolder
- * @param {{ port?: number, logDir?: string, extra?: Record<string, string> }} [options]
+ * `hosts`: a command line for n8n (withHostsLines), to start it with names of its own.
+ * @param {{ port?: number, logDir?: string, extra?: Record<string, string>, hosts?: ReturnType<typeof withHostsLines> }} [options]
  */
-async function startN8n(bin, userFolder, { port, logDir, extra } = {}) {
+async function startN8n(bin, userFolder, { port, logDir, extra, hosts } = {}) {
 	for (let attempt = 1; ; attempt++) {
 		const listenPort = port ?? (await freePort());
 		const env = runtimeEnv(
 			versionOfBin(bin),
 			n8nEnv({ userFolder, port: listenPort, brokerPort: await freePort(), extra }),
 		);
-		const proc = startProcess(bin, ['start'], { env, logDir, name: 'n8n-start' });
+		const [command, args] = hosts ? hosts(bin, ['start']) : [bin, ['start']];
+		const proc = startProcess(command, args, { env, logDir, name: 'n8n-start' });
 		const url = `http://127.0.0.1:${listenPort}`;
 		let exited = false;
 		proc.exited.then(() => (exited = true));
@@ -227,4 +256,5 @@ module.exports = {
 	n8nCli,
 	parseExecuteOutput,
 	startN8n,
+	withHostsLines,
 };

@@ -4,11 +4,11 @@
 // error says. Every one of these decisions reads RULES; no other file decides one on its own.
 import type { IDataObject, INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
-import { errnoOf, phaseOf, type Phase } from './failurePhase';
+import { detailOf, errnoOf, phaseOf, type Phase } from './failurePhase';
 
 /** How one attempt ended. */
 export type AttemptEnd =
-	| 'not-connected' // failed resolving the name, connecting or in the TLS handshake: never written
+	| 'not-connected' // failed resolving the name, connecting, at a proxy's tunnel or in the TLS handshake: never written
 	| 'unsendable' // it could not be made (a header it cannot carry, a certificate refused): never written either
 	| 'cut' // written (or not known not to be), then the connection dropped or the execution was cancelled
 	| 'timeout' // written (or not known not to be), then no answer within Timeout
@@ -85,6 +85,8 @@ export interface AttemptFailure {
 	code?: string;
 	/** Where an attempt without an answer failed, when before its request was written. */
 	phase?: Phase;
+	/** Node's words for what failed, when before the request was written: each address tried, the name, the proxy's, OpenSSL's reason. */
+	detail?: string;
 	/** How long the attempt took. */
 	durationMs?: number;
 	retryAfter?: unknown;
@@ -101,9 +103,8 @@ export interface SentSoFar {
 
 const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
-/** Node's codes for a request it refuses to make, and the TLS codes of a certificate refused before anything is sent. */
-const UNSENDABLE_CODE =
-	/^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_|ERR_TLS_CERT|CERT_|DEPTH_ZERO_|SELF_SIGNED_|UNABLE_TO_)/;
+/** Node's codes for a request it refuses to make (a refused certificate is failurePhase's). */
+const REFUSED_REQUEST = /^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_)/;
 
 function endOfStatus(status: number): AttemptEnd {
 	if (status === 429) return 'rate-limited';
@@ -162,9 +163,11 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	// n8n's request error names an error status (a 2xx would not be one).
 	if (end && end !== 'answered') return { end, status, body: context?.data, rawMessage };
 	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
-	if (errno && UNSENDABLE_CODE.test(errno)) return { end: 'unsendable', code: errno, rawMessage };
 	const phase = phaseOf(error);
-	if (phase) return { end: 'not-connected', phase, code: errno, rawMessage };
+	if (phase === 'certificate' || (errno && REFUSED_REQUEST.test(errno)))
+		return { end: 'unsendable', phase, code: errno, rawMessage };
+	const detail = phase && detailOf(error, phase);
+	if (phase) return { end: 'not-connected', phase, code: errno, detail, rawMessage };
 	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
 	return { end: 'cut', code: errno, rawMessage };
 }

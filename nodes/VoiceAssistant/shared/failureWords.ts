@@ -19,6 +19,8 @@ export interface FailureContext {
 	timeoutMs?: number;
 	/** The service asked (Retry-After) for a wait beyond what Max Retry Wait leaves. */
 	askedMs?: number;
+	/** Request Options → Proxy, without its user name and password. */
+	proxy?: string;
 }
 
 export function failureContext(
@@ -28,10 +30,12 @@ export function failureContext(
 		baseURL?: unknown;
 		qs?: { id?: unknown };
 		timeout?: number;
+		proxy?: { host?: string; port?: number; protocol?: string };
 	},
 	attempts: number,
 ): FailureContext {
-	const id = options.qs?.id;
+	const { qs, proxy } = options;
+	const id = qs?.id;
 	return {
 		method: methodOf(options),
 		path: String(options.url ?? ''),
@@ -39,6 +43,7 @@ export function failureContext(
 		id: id === undefined ? undefined : String(id),
 		attempts,
 		timeoutMs: options.timeout,
+		proxy: proxy?.host && `${proxy.protocol ?? 'http'}://${proxy.host}:${proxy.port}`,
 	};
 }
 
@@ -59,27 +64,38 @@ type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; 
 
 /** The words for each way an attempt fails. */
 const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
-	'not-connected': ({ failure: { code, phase, durationMs = 0, rawMessage }, context, retried }) => {
+	'not-connected': ({ failure, context, retried }) => {
+		const { code, phase, detail, durationMs = 0, rawMessage } = failure;
+		const several = detail?.includes('; ');
+		// The one address Node tried (`connect ECONNREFUSED ::1:443`), when the Base URL does not show it.
+		const address = !several && phase === 'connect' && detail?.split(' ')[2]?.replace(/:\d+$/, '');
 		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
 		let check = 'Check the Base URL in the credential and that the service is running.';
-		if (code === 'ETIMEDOUT') why = ` within ${took}`;
-		else if (phase === 'tls') {
-			why = `: the TLS handshake failed (${code ?? 'unknown'})`;
-			const error = `${code} ${rawMessage}`;
+		if (phase === 'name') why = `: the name did not resolve (${detail ?? code})`;
+		else if (phase === 'proxy') {
+			why = `: the proxy did not open the tunnel (${detail ?? rawMessage})`;
 			check =
-				/EPROTO|WRONG_VERSION/i.test(error) || PLAIN_HTTP_ANSWER.test(error)
-					? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
-					: "Check that the Base URL's port serves HTTPS.";
+				'Check the proxy (Request Options → Proxy, or HTTPS_PROXY) and that it reaches the Base URL.';
+		} else if (several) why = `: every address failed (${detail})`;
+		else if (code === 'ETIMEDOUT') why = ` within ${took}`;
+		else if (phase === 'tls') {
+			// EPROTO: an OpenSSL error during a system call; only its message says which.
+			why = `: the TLS handshake failed (${code ?? 'unknown'}${code === 'EPROTO' && detail ? `: ${detail}` : ''})`;
+			check = PLAIN_HTTP_ANSWER.test(`${code} ${rawMessage}`)
+				? 'The port answers plain HTTP: use http:// instead of https:// in the Base URL of the credential.'
+				: "Check that the Base URL's port serves HTTPS.";
 		}
+		if (address && !context.origin.includes(address)) why += ` (${detail})`;
+		const via = context.proxy ? ` through the proxy ${context.proxy}` : '';
 		return {
-			message: `Could not connect to ${context.origin}${why}${retried}`,
+			message: `Could not connect to ${context.origin}${via}${why}${retried}`,
 			description: `Nothing reached the service. ${check}`,
 		};
 	},
-	unsendable: ({ failure, context }) => ({
-		message: `The request to ${context.origin} could not be sent: ${failure.rawMessage}`,
-		description: 'Nothing reached the service.',
+	unsendable: ({ failure: { phase, code, rawMessage }, context }) => ({
+		message: `The request to ${context.origin} could not be sent: ${phase === 'certificate' ? `the server's certificate was refused: ${rawMessage} (${code})` : rawMessage}`,
+		description: `Nothing reached the service.${phase === 'certificate' ? " Node.js checks the certificate before sending anything: check the server's certificate chain, dates, name and purpose." : ''}`,
 	}),
 	cut: ({ context, retried }) => ({
 		message: `The connection to ${context.origin} was dropped before an answer arrived${retried}`,
