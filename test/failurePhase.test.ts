@@ -65,6 +65,29 @@ describe('classifying by where the attempt failed', () => {
 		expect(classifyFailure({ code: 'ETIMEDOUT' }).end).toBe('timeout');
 	});
 
+	it("n8n 2.41's SSRF protection refused the address or the host before connecting: never sent, not retried", () => {
+		// @n8n/backend-network's SsrfBlockedIpError and SsrfBlockedHostnameError, in NodeApiError's words.
+		const blocked = (message: string, description: string) => ({
+			message,
+			description,
+			cause: { name: 'SsrfBlockedIpError', message, description },
+		});
+		const ip = blocked(
+			'The request was blocked because it resolves to a restricted IP address',
+			"The target 'api.internal' (100.64.0.7) is not allowed. This is a security measure to prevent Server-Side Request Forgery (SSRF).",
+		);
+		expect(classifyFailure(ip)).toMatchObject({
+			end: 'unsendable',
+			phase: 'ssrf',
+			detail: "'api.internal' (100.64.0.7)",
+		});
+		const host = blocked(
+			'The request was blocked because the destination hostname is restricted',
+			"The hostname 'api.internal' is on the configured deny-list.",
+		);
+		expect(classifyFailure(host)).toMatchObject({ end: 'unsendable', detail: "'api.internal'" });
+	});
+
 	it("the request's socket decides: nothing handed to the kernel, or a TLS handshake never completed", () => {
 		const socket = (state: object) => ({ request: { socket: state } });
 		expect(classifyFailure(socket({ _bytesDispatched: 0 }), true)).toMatchObject({

@@ -164,9 +164,9 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	if (end && end !== 'answered') return { end, status, body: context?.data, rawMessage };
 	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
 	const phase = phaseOf(error);
-	if (phase === 'certificate' || (errno && REFUSED_REQUEST.test(errno)))
-		return { end: 'unsendable', phase, code: errno, rawMessage };
 	const detail = phase && detailOf(error, phase);
+	if (phase === 'certificate' || phase === 'ssrf' || (errno && REFUSED_REQUEST.test(errno)))
+		return { end: 'unsendable', phase, code: errno, detail, rawMessage };
 	if (phase) return { end: 'not-connected', phase, code: errno, detail, rawMessage };
 	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
 	return { end: 'cut', code: errno, rawMessage };

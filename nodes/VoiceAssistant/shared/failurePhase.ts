@@ -6,8 +6,8 @@
 // (an AggregateError's per-address messages, joined by " | "); n8n 2.41 also keeps the axios error as
 // `cause` (1.123 and 2.8 lose it), whose `request` has the socket (`_secureEstablished`,
 // `_bytesDispatched`) or none.
-/** The step that failed, when it came before the request was written. */
-export type Phase = 'name' | 'connect' | 'proxy' | 'tls' | 'certificate';
+/** The step that failed, when it came before the request was written (ssrf: n8n refused the address). */
+export type Phase = 'name' | 'connect' | 'proxy' | 'tls' | 'certificate' | 'ssrf';
 
 type Socket = { encrypted?: boolean; _secureEstablished?: boolean; _bytesDispatched?: number };
 type Link = Record<string, unknown> & { request?: { socket?: Socket | null } };
@@ -34,6 +34,9 @@ const DETAIL: Partial<Record<Phase, RegExp>> = {
 	// Request Options → Proxy and HTTP(S)_PROXY use it on every version claimed, for https://.
 	proxy: /.*\bCONNECT response\b.*/,
 	tls: new RegExp(HANDSHAKE_REASONS.replace(/ /g, '[ _]'), 'i'),
+	// n8n 2.41's SSRF protection (@n8n/backend-network SsrfBlockedIpError, SsrfBlockedHostnameError),
+	// before the connection: the address (its description), or the host name.
+	ssrf: /(?<=The target ).*(?= is not allowed)|(?<=The hostname ).*(?= is on)/,
 };
 /** Codes that only one step gives, for an error that says nothing else: phase, codes (`*`: any ending). */
 const CODES: Array<[Phase, string]> = [
@@ -90,6 +93,7 @@ export function phaseOf(error: unknown): Phase | undefined {
 	const chain = chainOf(error);
 	const texts = textsOf(error);
 	const says = (phase: Phase) => texts.some((text) => DETAIL[phase]?.test(text));
+	if (says('ssrf')) return 'ssrf';
 	// n8n 2.41: the request never had a socket (a proxy that did not open the tunnel, a Timeout
 	// first), so nothing of it was written. (The node never follows a redirect.)
 	if (chain.some((link) => link.request?.socket === null))

@@ -2,7 +2,7 @@
 // sent again; this file only says so), built so that n8n keeps them, and without the key.
 import type { INode } from 'n8n-workflow';
 import { isHtml, methodOf, ruleOf, type AttemptFailure, type FailureEnd } from './failureModel';
-import { PLAIN_HTTP_ANSWER } from './failurePhase';
+import { PLAIN_HTTP_ANSWER, type Phase } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
 import { redact } from './redact';
 import { serviceMessage } from './serviceMessage';
@@ -62,6 +62,18 @@ const NOUN_BY_PATH: Array<[RegExp, string]> = [
 type Words = { message: string; description?: string };
 type Facts = { failure: AttemptFailure; context: FailureContext; said?: string; retried: string };
 
+/** What refused a request before it was sent, and what to check, by the step that refused it. */
+const REFUSED: Partial<Record<Phase, (failure: AttemptFailure) => [string, string]>> = {
+	certificate: ({ rawMessage, code }) => [
+		`the server's certificate was refused: ${rawMessage} (${code})`,
+		" Node.js checks the certificate before sending anything: check the server's certificate chain, dates, name and purpose.",
+	],
+	ssrf: ({ detail }) => [
+		`n8n's SSRF protection refused the address${detail ? ` ${detail}` : ''}`,
+		' With N8N_SSRF_PROTECTION_ENABLED, n8n refuses addresses in its blocked ranges: allow the host with N8N_SSRF_ALLOWED_HOSTNAMES or its addresses with N8N_SSRF_ALLOWED_IP_RANGES.',
+	],
+};
+
 /** The words for each way an attempt fails. */
 const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'not-connected': ({ failure, context, retried }) => {
@@ -93,10 +105,14 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 			description: `Nothing reached the service. ${check}`,
 		};
 	},
-	unsendable: ({ failure: { phase, code, rawMessage }, context }) => ({
-		message: `The request to ${context.origin} could not be sent: ${phase === 'certificate' ? `the server's certificate was refused: ${rawMessage} (${code})` : rawMessage}`,
-		description: `Nothing reached the service.${phase === 'certificate' ? " Node.js checks the certificate before sending anything: check the server's certificate chain, dates, name and purpose." : ''}`,
-	}),
+	unsendable: ({ failure, context }) => {
+		const { phase, rawMessage } = failure;
+		const [why, check] = (phase && REFUSED[phase]?.(failure)) || [rawMessage, ''];
+		return {
+			message: `The request to ${context.origin} could not be sent: ${why}`,
+			description: `Nothing reached the service.${check}`,
+		};
+	},
 	cut: ({ context, retried }) => ({
 		message: `The connection to ${context.origin} was dropped before an answer arrived${retried}`,
 	}),
