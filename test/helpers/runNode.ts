@@ -4,7 +4,13 @@
  * the credential store is replaced by one holding the test credential.
  */
 import { DirectoryLoader } from 'n8n-core/dist/nodes-loader';
-import { ExecutionLifecycleHooks, RoutingNode, SupplyDataContext, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	LoadOptionsContext,
+	RoutingNode,
+	SupplyDataContext,
+	WorkflowExecute,
+} from 'n8n-core';
 import { makeHandleToolInvocation } from 'n8n-core/dist/execution-engine/node-execution-context/utils/get-input-connection-data';
 import {
 	ICredentialsHelper,
@@ -16,6 +22,7 @@ import {
 	type IHttpRequestOptions,
 	type INode,
 	type INodeExecutionData,
+	type INodeListSearchResult,
 	type INodeParameters,
 	type INodeType,
 	type INodeTypes,
@@ -320,4 +327,39 @@ export async function callAsTool(
 	const answers: string[] = [];
 	for (const args of options.calls) answers.push((await invoke(args)) as string);
 	return answers;
+}
+
+/**
+ * The Assistant picker as the editor fills it: n8n-core's LoadOptionsContext for the node with
+ * the test credential (its real request helpers), and the node's listSearch method.
+ */
+export async function searchAssistants(
+	credentials: RunOptions['credentials'],
+	filter?: string,
+): Promise<INodeListSearchResult> {
+	const nodeType = loadNodeType();
+	const node: INode = {
+		id: 'voice-assistant-node',
+		name: 'Voice Assistant',
+		type: NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: { resource: 'playgroundCall', operation: 'start' },
+		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Test account' } },
+	};
+	const workflow = new Workflow({
+		id: 'picker-workflow',
+		nodes: [node],
+		connections: {},
+		active: false,
+		nodeTypes: new NodeTypes(nodeType),
+	});
+	const hooks = new ExecutionLifecycleHooks('manual', 'picker', {} as never);
+	const context = new LoadOptionsContext(
+		workflow,
+		node,
+		additionalDataOf(hooks, credentials),
+		'assistant',
+	);
+	return await nodeType.methods!.listSearch!.searchAssistants.call(context, filter);
 }

@@ -77,11 +77,17 @@ const REFUSED: Partial<Record<Phase, (failure: AttemptFailure) => [string, strin
 /** The words for each way an attempt fails. */
 const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'not-connected': ({ failure, context, retried }) => {
-		const { code, phase, detail, durationMs = 0, rawMessage } = failure;
+		const { code, phase, detail, durationMs, rawMessage } = failure;
 		const several = detail?.includes('; ');
 		// The one address Node tried (`connect ECONNREFUSED ::1:443`), when the Base URL does not show it.
 		const address = !several && phase === 'connect' && detail?.split(' ')[2]?.replace(/:\d+$/, '');
-		const took = durationMs < 1000 ? `${durationMs} ms` : `${Math.round(durationMs / 100) / 10} s`;
+		// How long it took, when an attempt of the run (not the picker's request) timed it.
+		const took =
+			durationMs === undefined
+				? undefined
+				: durationMs < 1000
+					? `${durationMs} ms`
+					: `${Math.round(durationMs / 100) / 10} s`;
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
 		let check = 'Check the Base URL in the credential and that the service is running.';
 		if (phase === 'name') why = `: the name did not resolve (${detail ?? code})`;
@@ -90,7 +96,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 			check =
 				'Check the proxy (Request Options → Proxy, or HTTPS_PROXY) and that it reaches the Base URL.';
 		} else if (several) why = `: every address failed (${detail})`;
-		else if (code === 'ETIMEDOUT') why = ` within ${took}`;
+		else if (code === 'ETIMEDOUT') why = took ? ` within ${took}` : ': the connection timed out';
 		else if (phase === 'tls') {
 			// EPROTO: an OpenSSL error during a system call; only its message says which.
 			why = `: the TLS handshake failed (${code ?? 'unknown'}${code === 'EPROTO' && detail ? `: ${detail}` : ''})`;
