@@ -54,6 +54,9 @@ function mayHaveDone(path: string): string {
 	return 'it may have been applied';
 }
 
+/** A duration as a person reads it: 240 ms, 1.5 s. */
+const spoken = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
+
 const NOUN_BY_PATH: Array<[RegExp, string]> = [
 	[/knowledgeBase/, 'knowledge base'],
 	[/segment\/contact/, 'segment contact'],
@@ -81,13 +84,8 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 		const several = detail?.includes('; ');
 		// The one address Node tried (`connect ECONNREFUSED ::1:443`), when the Base URL does not show it.
 		const address = !several && phase === 'connect' && detail?.split(' ')[2]?.replace(/:\d+$/, '');
-		// How long it took, when an attempt of the run (not the picker's request) timed it.
-		const took =
-			durationMs === undefined
-				? undefined
-				: durationMs < 1000
-					? `${durationMs} ms`
-					: `${Math.round(durationMs / 100) / 10} s`;
+		// How long it took, when an attempt of a run timed it (the picker's request is not timed).
+		const took = durationMs === undefined ? '' : spoken(durationMs);
 		let why = `: ${code === 'ECONNREFUSED' ? 'connection refused' : `no connection (${code ?? 'unknown'})`}`;
 		let check = 'Check the Base URL in the credential and that the service is running.';
 		if (phase === 'name') why = `: the name did not resolve (${detail ?? code})`;
