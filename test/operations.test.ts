@@ -10,8 +10,7 @@ import {
 import { assistantSchema } from './helpers/assistantSchema';
 import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
 import { sentProperties } from './hardening/support';
-import { PLAYGROUND_CALL_FIELDS } from '../nodes/VoiceAssistant/resources/playgroundCall/start';
-import { CONTACT_FIELDS } from '../nodes/VoiceAssistant/resources/segmentContact/update';
+import { CONTACT_FIELDS, PLAYGROUND_CALL_FIELDS } from '../nodes/VoiceAssistant/shared/spec/fields';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });

@@ -4,11 +4,7 @@
  * Max Retry Wait and the floor between attempts, for the failure model's rules.
  */
 import { parseRetryAfter, ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
-import {
-	MIN_RETRY_DELAY_MS,
-	backoffDelay,
-	decideRetry,
-} from '../nodes/VoiceAssistant/shared/request/retry';
+import { decideRetry } from '../nodes/VoiceAssistant/shared/request/retry';
 import { DEFAULT_REQUEST_POLICY } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {
@@ -79,24 +75,35 @@ describe('retry decision', () => {
 	});
 
 	it('backs off exponentially with full jitter, capped at 30 s', () => {
-		expect([0, 1, 2, 3].map((attempt) => backoffDelay(attempt, () => 1))).toEqual([
+		const backoff = (retries: number, random: () => number) => {
+			const decision = decideRetry(
+				{ ...policy, maxRetries: 50, maxRetryWaitMs: 3_600_000 },
+				ruleOf('server-error', 'PUT'),
+				retries,
+				0,
+				undefined,
+				random,
+			);
+			return decision.retry ? decision.delayMs : undefined;
+		};
+		expect([0, 1, 2, 3].map((retries) => backoff(retries, () => 1))).toEqual([
 			500, 1000, 2000, 4000,
 		]);
-		expect(backoffDelay(10, () => 1)).toBe(30_000);
-		expect(backoffDelay(3, () => 0)).toBe(0);
-		expect(backoffDelay(3, () => 0.5)).toBe(2000);
+		expect(backoff(10, () => 1)).toBe(30_000);
+		expect(backoff(3, () => 0.5)).toBe(2000);
+		// A backoff drawn below the floor waits the floor (next test).
+		expect(backoff(3, () => 0)).toBe(250);
 	});
 
 	it('never retries back to back: a Retry-After of 0, or a backoff drawn as 0, still waits the floor', () => {
-		expect(MIN_RETRY_DELAY_MS).toBe(250);
 		expect(decideRetry(policy, ruleOf('rate-limited', 'PUT'), 0, 0, 0)).toEqual({
 			retry: true,
-			delayMs: MIN_RETRY_DELAY_MS,
+			delayMs: 250,
 			guided: true,
 		});
 		expect(decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, () => 0)).toEqual({
 			retry: true,
-			delayMs: MIN_RETRY_DELAY_MS,
+			delayMs: 250,
 			guided: false,
 		});
 	});

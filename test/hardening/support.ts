@@ -12,8 +12,10 @@ import type {
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
 import type { FieldMap } from '../../nodes/VoiceAssistant/shared/spec/fields';
-import { PLAYGROUND_CALL_FIELDS } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
-import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
+import {
+	CONTACT_FIELDS,
+	PLAYGROUND_CALL_FIELDS,
+} from '../../nodes/VoiceAssistant/shared/spec/fields';
 import { createSimulator, type SimulatorOptions, type Simulator } from '../simulator';
 import { runNode, type RunOptions, type RunResult } from '../helpers/runNode';
 

@@ -63,7 +63,7 @@ function requestUrl(options: IHttpRequestOptions): string {
 }
 
 /** The request as n8n's request helper gets it, as an item's json: method, full URL, headers, body. */
-export function describeRequest(options: IHttpRequestOptions): IDataObject {
+function describeRequest(options: IHttpRequestOptions): IDataObject {
 	const described: IDataObject = {
 		method: methodOf(options),
 		url: requestUrl(options),

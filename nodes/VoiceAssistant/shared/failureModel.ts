@@ -24,7 +24,7 @@ export type AttemptEnd =
 export type FailureEnd = Exclude<AttemptEnd, 'answered'>;
 
 /** Reads and updates (PUT) may reach the service twice without harm; a POST starts a call or creates a knowledge base. */
-export type MethodKind = 'repeatable' | 'once';
+type MethodKind = 'repeatable' | 'once';
 
 const REPEATABLE_METHODS: ReadonlySet<string> = new Set([
 	'GET',
@@ -53,7 +53,7 @@ export interface Rule {
 const rule = (retry: Rule['retry'], remember: boolean): Rule => ({ retry, remember });
 
 /** The one table. A request that may have reached the service and is not safe to repeat is never sent again in the execution. */
-export const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule>>>> = {
+const RULES: Readonly<Record<AttemptEnd, Readonly<Record<MethodKind, Rule>>>> = {
 	// attempt end          repeatable (GET, PUT)        once (POST)
 	'not-connected': { repeatable: rule('backoff', false), once: rule('backoff', false) },
 	unsendable: { repeatable: rule(false, false), once: rule(false, false) },

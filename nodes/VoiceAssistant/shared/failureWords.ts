@@ -9,7 +9,7 @@ import { serviceMessage } from './serviceMessage';
 import { originOf } from './target';
 
 /** Where and how a failed request went, for its message. */
-export interface FailureContext {
+interface FailureContext {
 	method: string;
 	path: string;
 	origin: string;

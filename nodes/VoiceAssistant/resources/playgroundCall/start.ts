@@ -1,7 +1,7 @@
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
 import type { RequestContract } from '../../shared/spec/contract';
-import { readFields, type FieldMap } from '../../shared/spec/fields';
+import { PLAYGROUND_CALL_FIELDS, readFields } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { playgroundCallSchema } from '../../shared/spec/schemas';
@@ -15,16 +15,6 @@ const labels = {
 	last_name: 'Last Name',
 	email: 'Email',
 	phone_number: 'Phone Numbers',
-};
-
-/** Node parameter → API property. */
-export const PLAYGROUND_CALL_FIELDS: FieldMap = {
-	assistant: 'assistant_id',
-	dialerId: 'dialer_id',
-	firstName: 'first_name',
-	lastName: 'last_name',
-	email: 'email',
-	phoneNumbers: 'phone_number',
 };
 
 /** The playground call body: the fields as text, the phone numbers as a list. */

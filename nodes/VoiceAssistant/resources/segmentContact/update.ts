@@ -6,7 +6,7 @@ import type {
 } from 'n8n-workflow';
 import { textFields, withoutEmpty } from '../../shared/spec/coerce';
 import type { BodyOfItem, RequestContract } from '../../shared/spec/contract';
-import { inputColumn, readFields, type FieldMap } from '../../shared/spec/fields';
+import { CONTACT_FIELDS, inputColumn, readFields } from '../../shared/spec/fields';
 import { operationRouting } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';
 import { segmentContactSchema } from '../../shared/spec/schemas';
@@ -25,21 +25,6 @@ const labels = {
 	job_title: 'Job Title',
 	lifecycle_stage: 'Lifecycle Stage',
 	lead_status: 'Lead Status',
-};
-
-/** Map Each Field Manually: node parameter → API property (`id` goes to the query). */
-export const CONTACT_FIELDS: FieldMap = {
-	contactId: 'id',
-	contactFirstName: 'first_name',
-	contactLastName: 'last_name',
-	phone: 'phone',
-	additionalFields: {
-		description: 'description',
-		email: 'email',
-		jobTitle: 'job_title',
-		leadStatus: 'lead_status',
-		lifecycleStage: 'lifecycle_stage',
-	},
 };
 
 /** Map Automatically: the API's names, which are also the input columns read unless Input Columns names others. */

@@ -4,16 +4,16 @@ import type { Rule } from '../failureModel';
 import type { RequestPolicy } from '../requestPolicy';
 
 /** The shortest wait between two attempts, whatever Retry-After or the backoff say. */
-export const MIN_RETRY_DELAY_MS = 250;
+const MIN_RETRY_DELAY_MS = 250;
 const BASE_BACKOFF_MS = 500;
 const MAX_BACKOFF_MS = 30_000;
 
 /** Exponential backoff with full jitter: a random wait in [0, min(cap, base·2^attempt)]. */
-export function backoffDelay(attempt: number, random: () => number = Math.random): number {
+function backoffDelay(attempt: number, random: () => number): number {
 	return Math.round(Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt) * random());
 }
 
-export type RetryDecision =
+type RetryDecision =
 	| { retry: true; delayMs: number; guided: boolean }
 	/** `askedMs`: the service asked for a wait beyond what Max Retry Wait leaves. */
 	| { retry: false; askedMs?: number };

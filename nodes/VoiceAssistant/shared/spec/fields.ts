@@ -1,3 +1,5 @@
+// The field maps of the operations read in preSend (Playground Call → Start, Segment Contact →
+// Update): where each node parameter goes in the API's body, and how its values are read.
 import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 
 /**
@@ -14,6 +16,31 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
 export interface FieldMap {
 	readonly [parameter: string]: string | FieldMap;
 }
+
+/** Playground Call → Start: node parameter → API property. */
+export const PLAYGROUND_CALL_FIELDS: FieldMap = {
+	assistant: 'assistant_id',
+	dialerId: 'dialer_id',
+	firstName: 'first_name',
+	lastName: 'last_name',
+	email: 'email',
+	phoneNumbers: 'phone_number',
+};
+
+/** Segment Contact → Update, Map Each Field Manually: node parameter → API property (`id` goes to the query). */
+export const CONTACT_FIELDS: FieldMap = {
+	contactId: 'id',
+	contactFirstName: 'first_name',
+	contactLastName: 'last_name',
+	phone: 'phone',
+	additionalFields: {
+		description: 'description',
+		email: 'email',
+		jobTitle: 'job_title',
+		leadStatus: 'lead_status',
+		lifecycleStage: 'lifecycle_stage',
+	},
+};
 
 /** The API's body (and `id`, when mapped) from the node's parameters, as the user set them. */
 export function readFields(context: IExecuteSingleFunctions, map: FieldMap): IDataObject {
