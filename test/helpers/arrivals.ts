@@ -7,6 +7,13 @@
  */
 export const ARRIVAL_SLACK_MS = 50;
 
+/**
+ * Two requests a run started a spacing apart arrive closer by what their ways through n8n differ
+ * (a new connection, other requests on the event loop, a busy machine): checks of the spacing
+ * between two arrivals allow this much.
+ */
+export const PATH_JITTER_MS = 200;
+
 /** The most times (sorted) in any window of `windowMs` ending at one of them. */
 export function mostInWindow(times: number[], windowMs: number): number {
 	let most = 0;
