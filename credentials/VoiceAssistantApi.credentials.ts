@@ -51,7 +51,7 @@ export class VoiceAssistantApi implements ICredentialType {
 			displayName: 'Rate Limit',
 			name: 'rateLimit',
 			type: 'number',
-			typeOptions: { minValue: 0, numberPrecision: 2 },
+			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
 				"The account's limit on requests, per second or per minute (below): every node, run, AI Agent tool call and execution using this account in this n8n process (or worker) stays under it together, evenly spaced, also executions that follow each other. Fractions work (0.5 a second: one every 2 s). 0: none (the node then learns the limit from the service's 429 answers).",
