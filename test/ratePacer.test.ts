@@ -128,6 +128,17 @@ describe('RatePacer', () => {
 		expect(nextTurnIn()).toBe(Math.ceil(WINDOW_MS / (pacer.rate as number)));
 	});
 
+	it("starts at what the service handled in the last second it was sent to: a Retry-After pause of the account's is left out", () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'handled', 200, 5);
+		// The account waits out a Retry-After of 1 s: nothing is sent, nothing is handled.
+		pacer.pausedMs += 1000;
+		time.advance(1000);
+		pacer.rateLimited();
+		expect(pacer.rate).toBeGreaterThan(150); // as without a pause (pacedAfterASecondOf200), not 1
+	});
+
 	it('keeps 429s under 5% of 10,000 attempts against a 200/s limit, at the limit', () => {
 		const time = clock();
 		const pacer = pacerOn(time);

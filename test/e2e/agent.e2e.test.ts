@@ -39,7 +39,7 @@ import {
 	useFakeModel,
 } from './agents';
 import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
-import { PATH_JITTER_MS } from '../helpers/arrivals';
+import { apart } from '../helpers/arrivals';
 
 const sim = useSimulatorProcess();
 const model = useFakeModel();
@@ -311,7 +311,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 				]);
 				const times = received.map((request) => request.receivedAt);
 				for (let k = 1; k < times.length; k++)
-					expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(1010 - PATH_JITTER_MS);
+					expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(apart(1010));
 			});
 		},
 	);

@@ -95,7 +95,7 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, no pacing.',
+				"Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace the account's requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).",
 		},
 		{
 			displayName: 'Max Concurrent Requests',

@@ -31,13 +31,18 @@ export class AccountAdmission {
 
 	constructor(readonly account: string) {}
 
-	/**
-	 * The lowest rate its runs' credentials set, or the learned one if lower. The learned rate is
-	 * what the service accepted: it is spaced as it is, without the margin a set limit keeps.
-	 */
+	/** The account's rate: the lowest its runs' credentials set, or the learned one if lower. */
 	get rate(): number | undefined {
+		return this.lowestRate(1);
+	}
+
+	/**
+	 * `learnedBy` × the learned rate, or the lowest set if lower (spaced at it × MARGIN: a set limit
+	 * keeps the schedule's margin, what the service accepted needs none).
+	 */
+	private lowestRate(learnedBy: number): number | undefined {
 		const set = this.seats.map((seat) => seat.member.setRate ?? Infinity);
-		const rate = Math.min((this.pacer.rate ?? Infinity) * MARGIN, ...set);
+		const rate = Math.min((this.pacer.rate ?? Infinity) * learnedBy, ...set);
 		return rate === Infinity ? undefined : rate;
 	}
 
@@ -70,9 +75,10 @@ export class AccountAdmission {
 	/** The service asked to wait `ms` (Retry-After): every request of the account does. */
 	pause(ms: number): void {
 		const [now, until] = [clock.now(), clock.now() + ms];
-		if (until <= this.pausedUntil) return;
-		for (const { member } of this.seats)
-			member.held.pauseMs += until - Math.max(now, this.pausedUntil);
+		const longer = until - Math.max(now, this.pausedUntil);
+		if (longer <= 0) return;
+		for (const { member } of this.seats) member.held.pauseMs += longer;
+		this.pacer.pausedMs += longer;
 		this.pausedUntil = until;
 	}
 
@@ -110,13 +116,13 @@ export class AccountAdmission {
 
 	private accountWait(): number {
 		const paused = this.pausedUntil - clock.now();
-		return paused > 0 ? Math.ceil(paused) : this.schedule.nextTurnIn(this.rate);
+		return paused > 0 ? Math.ceil(paused) : this.schedule.nextTurnIn(this.lowestRate(MARGIN));
 	}
 
 	/** A request of `seat` starts: the rotation goes on from the next run. */
 	private take(seat: Seat, waited: boolean): void {
 		this.next = this.seats.indexOf(seat) + 1;
-		this.schedule.take(this.rate);
+		this.schedule.take(this.lowestRate(MARGIN));
 		this.pacer.started(waited);
 	}
 }

@@ -10,14 +10,13 @@ const QUEUEING_FACTOR = 2;
 const QUEUEING_MS = 20;
 
 /**
- * As TCP does, judged per round (as many ends as the limit): it grows by one per end (doubling per
- * round) until a round pushes back too much or its answers queue (TCP's HyStart), then by one per
- * round; more than PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only
- * while the run fills half of it (as Netflix's concurrency-limits): a run sending slowly has no
- * evidence the service takes more. Never above `ceiling`, never below 1.
+ * As TCP does, judged per round (as many ends as the limit): +1 per end (doubling per round) until
+ * a round pushes back too much or its answers queue (TCP's HyStart), then +1 per round; more than
+ * PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only while the run fills
+ * half of it (as Netflix's concurrency-limits): a slow run has no evidence the service takes more.
  */
 export class ConcurrencyLimit {
-	/** Requests in flight allowed now. */
+	/** Requests in flight allowed now: never above `ceiling`, never below 1. */
 	limit: number;
 	private slowStart = true;
 	private roundSize: number;

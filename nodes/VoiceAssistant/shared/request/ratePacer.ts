@@ -7,7 +7,7 @@
 // the rate held the account back: up by GROWTH, doubling after PATIENT_WINDOWS such windows, at most
 // MAX_GROWTH a second. A few: back to the last rate without any (or what was accepted, if lower), at
 // most MAX_SETTLES times until a window without any. A share that did not fall as the rate was
-// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such windows pacing stops; retries handle them.
+// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such windows pacing stops.
 import { clock } from '../clock';
 import { WINDOW_MS } from './schedule';
 
@@ -38,6 +38,8 @@ export class RatePacer {
 	private growthStreak = 0;
 	private firstWindow = false;
 	private givenUp = false;
+	/** The account's Retry-After pauses in all (its admission adds each): the service handles nothing then, as it asked, so what it handled is kept on the clock less them. */
+	pausedMs = 0;
 
 	/** The rate learned, once the window that ended is judged; undefined: not pacing. */
 	get rate(): number | undefined {
@@ -58,17 +60,17 @@ export class RatePacer {
 		if (kind === 'rate-limited') this.window.throttled++;
 		if (kind !== 'handled') return;
 		this.window.handled++;
-		const bucket = Math.floor(now / BUCKET_MS);
+		const bucket = Math.floor((now - this.pausedMs) / BUCKET_MS);
 		this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
 		for (const key of this.handledBuckets.keys())
 			if (key <= bucket - WINDOW_MS / BUCKET_MS) this.handledBuckets.delete(key);
 	}
 
-	/** The service showed a rate limit: pace from now on, at what it handled in the last window. */
+	/** The service showed a rate limit: pace from now on, at what it handled in the last window it was sent to. */
 	rateLimited(): void {
 		if (this.perSecond !== undefined || this.givenUp) return;
 		const now = clock.now();
-		const oldest = Math.floor(now / BUCKET_MS) - WINDOW_MS / BUCKET_MS;
+		const oldest = Math.floor((now - this.pausedMs) / BUCKET_MS) - WINDOW_MS / BUCKET_MS;
 		let handled = 0;
 		for (const [bucket, count] of this.handledBuckets) if (bucket > oldest) handled += count;
 		this.perSecond = Math.max(1, handled);

@@ -5,10 +5,8 @@ import { onAbort } from '../clock';
 type Waiter<T> = { resolve: (value: T) => void; forget: () => void };
 
 /**
- * A waiter whose signal aborts leaves at once with `leaveValue`; the others keep their place (a
- * Set keeps the order waiters came in). One listener per signal however many wait on it
- * (clock.onAbort): every listener on an execution's signal slows each HTTP request's own add and
- * remove.
+ * A waiter whose signal aborts leaves with `leaveValue`; the others keep their place (a Set keeps
+ * their order). One listener per signal (clock.onAbort): each slows every HTTP request's own.
  */
 export class WaiterQueue<T> {
 	private readonly waiting = new Set<Waiter<T>>();
