@@ -60,7 +60,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
  * @typedef {(name: string, count: number, run: () => Promise<Figures>, extra?: { rate?: number }) => Promise<void>} Recorder
- * @typedef {{ id: string, target: string, count: number, options?: Record<string, unknown>, shape?: import('./workflows').Shape, batching?: { batchSize: number, batchInterval: number } }} RowSpec
+ * @typedef {{ id: string, target: string, count: number, options?: Record<string, unknown>, shape?: import('./workflows').Shape, batching?: { batchSize: number, batchInterval: number }, credential?: { id: string, name: string } }} RowSpec
  */
 
 const versionArg = process.argv.slice(2).find((arg) => arg.startsWith('--n8n='));
@@ -185,7 +185,7 @@ async function served(sim, count, wallMs) {
  * @param {RowSpec} row
  * @returns {Promise<Figures>}
  */
-async function n8nRow(ctx, sim, { id, target, count, options, shape, batching }) {
+async function n8nRow(ctx, sim, { id, target, count, options, shape, batching, credential }) {
 	const workflow = benchWorkflow({
 		id,
 		target,
@@ -195,6 +195,7 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape, batching })
 		options,
 		shape,
 		batching,
+		credential,
 	});
 	await importIntoN8n(ctx.bin, ctx.userFolder, { workflows: [workflow] });
 	await sim.reset();
@@ -715,38 +716,62 @@ function dryRunReport(rows) {
 }
 
 /**
- * Max Requests per Second (issue 35): behind a service limit set to it, against an unlimited
- * service, and instead of n8n's Batching (beside the HTTP Request node with the same Batching).
+ * A credential of the bench's account that sets its Rate Limit, imported into n8n.
+ * @param {Ctx} ctx
+ * @param {Sim} sim
+ * @param {number} rate a second
+ */
+async function ratedCredential(ctx, sim, rate) {
+	const credential = { id: `benchVaRated${rate}`, name: `Voice Assistant (bench, ${rate}/s)` };
+	await importIntoN8n(ctx.bin, ctx.userFolder, {
+		credentials: [
+			{
+				...credential,
+				type: CREDENTIAL_TYPE,
+				data: { apiKey: API_KEY, baseUrl: sim.url, rateLimit: rate },
+			},
+		],
+	});
+	return credential;
+}
+
+/**
+ * The account's Rate Limit on the credential (issues 35 and 40): behind a service limit set to it,
+ * against an unlimited service, and instead of n8n's Batching (beside the HTTP Request node with
+ * the same Batching).
  * @param {Sim} sim
  * @param {Ctx} ctx
  * @param {Recorder} record
  */
 async function capRows(sim, ctx, record) {
 	const rate = 200;
+	const rated = (/** @type {number} */ perSecond) => ratedCredential(ctx, sim, perSecond);
 	await setSimulator(sim, { rateLimit: { ratePerSec: rate } });
-	await sleep(1500); // a full bucket
 	await record(
-		`Voice Assistant (Map Automatically), Max Requests per Second ${rate}, rate limit ${rate}/s`,
+		`Voice Assistant (Map Automatically), credential's Rate Limit ${rate}, rate limit ${rate}/s`,
 		10_000,
-		() =>
-			n8nRow(ctx, sim, {
+		async () => {
+			const credential = await rated(rate);
+			await sleep(1500); // a full bucket
+			return await n8nRow(ctx, sim, {
 				id: 'oursCapLimited',
 				target: 'ours',
 				count: 10_000,
-				options: { maxRequestsPerSecond: rate },
-			}),
+				credential,
+			});
+		},
 		{ rate },
 	);
 	await setSimulator(sim, {});
 	await record(
-		'Voice Assistant (Map Automatically), Max Requests per Second 100, no limit',
+		"Voice Assistant (Map Automatically), credential's Rate Limit 100, no limit",
 		3_000,
-		() =>
+		async () =>
 			n8nRow(ctx, sim, {
 				id: 'oursCapUnlimited',
 				target: 'ours',
 				count: 3_000,
-				options: { maxRequestsPerSecond: 100 },
+				credential: await rated(100),
 			}),
 	);
 	const batching = { batchSize: 10, batchInterval: 1000 };
@@ -756,23 +781,18 @@ async function capRows(sim, ctx, record) {
 	await record('Voice Assistant (Map Automatically), Batching 10 per 1 s', 50, () =>
 		n8nRow(ctx, sim, { id: 'oursBatching', target: 'ours', count: 50, batching }),
 	);
-	await record('Voice Assistant (Map Automatically), Max Requests per Second 10', 50, () =>
-		n8nRow(ctx, sim, {
-			id: 'oursCap10',
-			target: 'ours',
-			count: 50,
-			options: { maxRequestsPerSecond: 10 },
-		}),
+	await record("Voice Assistant (Map Automatically), credential's Rate Limit 10", 50, async () =>
+		n8nRow(ctx, sim, { id: 'oursCap10', target: 'ours', count: 50, credential: await rated(10) }),
 	);
 }
 
 /**
- * The Max Requests per Second rows against the issue's targets.
+ * The Rate Limit rows against the issue's targets.
  * @param {Row[]} rows
  */
 function capReport(rows) {
 	const lines = [];
-	for (const row of rows.filter((r) => /Max Requests per Second|Batching/.test(r.name))) {
+	for (const row of rows.filter((r) => /Rate Limit|Batching/.test(r.name))) {
 		const { result } = row;
 		const throttled = result.byStatus?.[429] ?? 0;
 		const sending = result.sendingMs ?? 0;
@@ -785,7 +805,7 @@ function capReport(rows) {
 					: ''),
 		);
 	}
-	return lines.length ? `Max Requests per Second:\n${lines.join('\n')}` : '';
+	return lines.length ? `The credential's Rate Limit:\n${lines.join('\n')}` : '';
 }
 
 /**

@@ -191,15 +191,27 @@ function dryRun(target) {
 
 /**
  * A whole workflow for `n8n import:workflow`: Manual Trigger → Code (`count` contacts) → the target.
- * @param {{ id: string, target: string, count: number, apiKey: string, baseUrl: string, options?: Record<string, unknown>, shape?: Shape, batching?: { batchSize: number, batchInterval: number } }} row
+ * @param {{ id: string, target: string, count: number, apiKey: string, baseUrl: string, options?: Record<string, unknown>, shape?: Shape, batching?: { batchSize: number, batchInterval: number }, credential?: { id: string, name: string } }} row
  * @returns {Workflow}
  */
-function benchWorkflow({ id, target, count, apiKey, baseUrl, options, shape, batching }) {
+function benchWorkflow({
+	id,
+	target,
+	count,
+	apiKey,
+	baseUrl,
+	options,
+	shape,
+	batching,
+	credential,
+}) {
 	const node = {
 		name: TARGET,
 		onError: 'continueRegularOutput',
 		...targets[target](apiKey, baseUrl, options),
 	};
+	// Another credential of the same account (one that sets its Rate Limit).
+	if (credential) node.credentials = { [CREDENTIAL_TYPE]: credential };
 	// n8n's Batching: the HTTP Request node's Options, a declarative node's Request Options.
 	if (batching && target.startsWith('http'))
 		node.parameters = {

@@ -47,6 +47,26 @@ export class VoiceAssistantApi implements ICredentialType {
 			description:
 				'Whether to allow a plain http:// Base URL on another machine. The API key then crosses the network unencrypted: use it only on a network you trust.',
 		},
+		{
+			displayName: 'Rate Limit',
+			name: 'rateLimit',
+			type: 'number',
+			typeOptions: { minValue: 0 },
+			default: 0,
+			description:
+				"The account's limit on requests, per second or per minute (below): every node, run, AI Agent tool call and execution using this account in this n8n process (or worker) stays under it together, evenly spaced, also executions that follow each other. Fractions work (0.5 a second: one every 2 s). 0: none (with Adapt Concurrency on, the node learns the limit from the service's 429 answers).",
+		},
+		{
+			displayName: 'Rate Limit Per',
+			name: 'rateLimitUnit',
+			type: 'options',
+			options: [
+				{ name: 'Second', value: 'second' },
+				{ name: 'Minute', value: 'minute' },
+			],
+			default: 'second',
+			description: 'Whether Rate Limit counts requests per second or per minute',
+		},
 	];
 
 	/** Adds the key to every request made with the credential, or refuses one that would expose it. */

@@ -4,16 +4,19 @@
  * after it; an item whose expression fails ends the loop, or, on n8n 2.39.4+ under Continue On
  * Fail, is skipped), its Retry On Fail (the same node run again), AI Agent tool calls (each with
  * the agent's execute data and its own arguments), cancels and expression values that change on
- * every try. It calls the node's real hooks (preSend, the send step), so the adapter,
- * the run, the memory of tries, the limit, the pace and the retries are the real ones; only the
- * service's answers are the model's, given through a request helper that, like n8n's, aborts a
- * request on its context's cancel signal (a cancel, or the attempt's Timeout, cuts it in flight).
+ * every try, a Rate Limit on the credential and a node's own Max Requests per Second. It calls the
+ * node's real hooks (preSend, the send step), so the adapter, the run, the memory of tries, the
+ * window, the account's admission and the retries are the real ones; only the service's answers
+ * are the model's, given through a request helper that, like n8n's, aborts a request on its
+ * context's cancel signal (a cancel, or the attempt's Timeout, cuts it in flight).
  * Invariants: no attempt starts after its run's stop or cancel; a request in flight is cut at its
- * run's cancel or its Timeout, and only then; every run leaves the pace registry; each item gets
- * at most one outcome per try; no POST is sent again once the service may have received it
- * (a request cut in flight included), whatever its body says now; each tool call sends; a loop
- * that threw sends nothing, one that skipped items sends the others; a later run on a quiet
- * service is not held to an old pace.
+ * run's cancel or its Timeout, and only then; the account's starts, over every run, tool call and
+ * execution that follow each other, keep the credential's rate, and a run's its node's own; no attempt
+ * of the account starts while a Retry-After the engine waits out runs; the admission registry
+ * forgets the account on its own; each item gets at most one outcome per try; no POST is sent
+ * again once the service may have received it (a request cut in flight included), whatever its
+ * body says now; each tool call sends; a loop that threw sends nothing, one that skipped items
+ * sends the others; a later run on a quiet service is held by nothing but its rates.
  */
 import fc from 'fast-check';
 import {
@@ -24,50 +27,9 @@ import {
 	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import type { Clock } from '../nodes/VoiceAssistant/shared/clock';
+import { parseRetryAfter } from '../nodes/VoiceAssistant/shared/failureModel';
 import { CREDENTIAL_TYPE, NODE_NAME } from '../tools/package-names';
-
-/** Virtual time: sleeps are timers in a list; the test moves time to the next one when nothing else can run. */
-class FakeClock implements Clock {
-	/** The node's own one-listener-per-signal registration, as its real sleeps use. */
-	constructor(private readonly onAbort: (signal: AbortSignal, wake: () => void) => () => void) {}
-
-	private time = 1_000_000;
-
-	private timers: Array<{ at: number; seq: number; fire: () => void }> = [];
-
-	private seq = 0;
-
-	now = () => this.time;
-
-	sleep = async (ms: number, signal?: AbortSignal) =>
-		await new Promise<void>((resolve) => {
-			if (signal?.aborted) return resolve();
-			const timer = { at: this.time + Math.max(0, ms), seq: this.seq++, fire: resolve };
-			this.timers.push(timer);
-			if (signal)
-				this.onAbort(signal, () => {
-					this.timers = this.timers.filter((other) => other !== timer);
-					resolve();
-				});
-		});
-
-	/** Runs until `until` settled and no timer is left (or the virtual deadline passed). */
-	async runUntilIdle(until: Promise<unknown>, maxVirtualMs = 3_600_000): Promise<void> {
-		let settled = false;
-		void until.finally(() => (settled = true));
-		const end = this.time + maxVirtualMs;
-		while (!settled || this.timers.length > 0) {
-			for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-			if (this.timers.length === 0) continue;
-			this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-			const next = this.timers.shift()!;
-			if (next.at > end) throw new Error('the model ran past its virtual deadline');
-			this.time = Math.max(this.time, next.at);
-			next.fire();
-		}
-	}
-}
+import { VirtualClock as FakeClock } from './helpers/virtualClock';
 
 /** The node's hooks, loaded against an n8n-workflow whose loop skips failed items (2.39.4+) or not. */
 function loadNode(skipsFailedItems: boolean) {
@@ -75,7 +37,7 @@ function loadNode(skipsFailedItems: boolean) {
 		routing: typeof import('../nodes/VoiceAssistant/shared/request/routing');
 		prepare: typeof import('../nodes/VoiceAssistant/shared/request/prepareRequest');
 		clock: typeof import('../nodes/VoiceAssistant/shared/clock');
-		pace: typeof import('../nodes/VoiceAssistant/shared/request/accountPace');
+		admission: typeof import('../nodes/VoiceAssistant/shared/request/admission');
 	};
 	jest.isolateModules(() => {
 		jest.doMock('n8n-workflow', () => ({
@@ -87,7 +49,7 @@ function loadNode(skipsFailedItems: boolean) {
 			routing: require('../nodes/VoiceAssistant/shared/request/routing'),
 			prepare: require('../nodes/VoiceAssistant/shared/request/prepareRequest'),
 			clock: require('../nodes/VoiceAssistant/shared/clock'),
-			pace: require('../nodes/VoiceAssistant/shared/request/accountPace'),
+			admission: require('../nodes/VoiceAssistant/shared/request/admission'),
 		};
 		/* eslint-enable @typescript-eslint/no-require-imports */
 	});
@@ -154,6 +116,8 @@ interface Plan {
 	adaptive: boolean;
 	maxConcurrency: number;
 	maxTries: number;
+	/** The node's own Max Requests per Second, held within each of its runs; none: no value. */
+	ownRate: number | undefined;
 }
 
 const planArb: fc.Arbitrary<Plan> = fc.record({
@@ -178,7 +142,30 @@ const planArb: fc.Arbitrary<Plan> = fc.record({
 	adaptive: fc.boolean(),
 	maxConcurrency: fc.integer({ min: 1, max: 6 }),
 	maxTries: fc.integer({ min: 1, max: 3 }),
+	ownRate: fc.option(fc.constantFrom(0.5, 1, 3, 10), { nil: undefined, freq: 3 }),
 });
+
+/** Max Retry Wait of every plan, seconds. */
+const MAX_RETRY_WAIT_S = 10;
+
+/** The credential's Rate Limit a second, for every plan of a property run (one account); none: not set. */
+const setRateArb = fc.option(fc.constantFrom(0.5, 1, 2, 5, 20), { nil: undefined, freq: 2 });
+
+/** How many starts a rate (a second) allows, in how long: `count` in any `spanMs` (1,010 ms per rate, a margin over the second). */
+function windowOf(rate: number): { count: number; spanMs: number } {
+	const count = Math.max(1, Math.floor(rate));
+	return { count, spanMs: (count * 1010) / rate };
+}
+
+/** The most of `times` (sorted) in any half-open window of `spanMs`. */
+function mostIn(times: number[], spanMs: number): number {
+	let most = 0;
+	for (let last = 0, first = 0; last < times.length; last++) {
+		while (times[first] <= times[last] - spanMs) first++;
+		most = Math.max(most, last - first + 1);
+	}
+	return most;
+}
 
 const failsToPrepare = (plan: Plan, itemIndex: number) =>
 	plan.failingItems.includes(itemIndex) || (plan.failLast && itemIndex === plan.items - 1);
@@ -196,6 +183,10 @@ interface Attempt {
 	/** Virtual time when the request started and when it answered, failed or was cut. */
 	startedAt: number;
 	endedAt: number | undefined;
+	/** The try of n8n's Retry On Fail it belongs to. */
+	tryIndex: number;
+	/** The wait the service asked for (Retry-After on a 429, or a 503 of a PUT, which are retried), ms. */
+	pauseMs?: number;
 }
 
 /** What n8n's request helper rejects with when the request's signal aborts: axios's CanceledError, as a NodeApiError. */
@@ -241,6 +232,7 @@ async function simulate(
 	plans: Plan[],
 	answers: Answer[],
 	clock: FakeClock,
+	setRate: number | undefined,
 ) {
 	const attempts: Attempt[] = [];
 	const log: string[] = [];
@@ -285,13 +277,15 @@ async function simulate(
 			adaptiveConcurrency: plan.adaptive,
 			maxConcurrency: plan.maxConcurrency,
 			maxRetries: 3,
-			maxRetryWaitSeconds: 10,
+			maxRetryWaitSeconds: MAX_RETRY_WAIT_S,
+			maxRequestsPerSecond: plan.ownRate ?? 0,
 		};
 		let volatile = 0;
 
 		/** n8n's RoutingNode.runNode over one node run's items: the preSends in one pass, the send steps after it. */
 		const runNode = async (
 			call: number,
+			tryIndex: number,
 			executeData: object,
 			inputData: IDataObject,
 			itemCount: number,
@@ -324,8 +318,18 @@ async function simulate(
 					inputData,
 					continueOnFail: () => plan.continueOnFail,
 					getExecutionCancelSignal: () => execution.signal,
-					getNodeParameter: (name: string) => (name === 'options' ? options : {}),
-					getCredentials: async () => ({ apiKey: 'model-key', baseUrl: 'https://api.example.com' }),
+					getNodeParameter: (name: string) =>
+						name === 'options'
+							? options
+							: name === 'options.maxRequestsPerSecond'
+								? options.maxRequestsPerSecond
+								: {},
+					getWorkflow: () => ({ id: 'model' }),
+					getCredentials: async () => ({
+						apiKey: 'model-key',
+						baseUrl: 'https://api.example.com',
+						rateLimit: setRate ?? 0,
+					}),
 					logger: loggerInto(log),
 					helpers: {
 						/**
@@ -340,6 +344,7 @@ async function simulate(
 							const record: Attempt = {
 								plan: p,
 								call,
+								tryIndex,
 								item: itemIndex,
 								runEnded: run.signal.aborted,
 								mayHaveReceived: false,
@@ -370,7 +375,13 @@ async function simulate(
 								throw canceled(this.getNode());
 							}
 							record.mayHaveReceived = ['reset', 'timeout', 'server-error'].includes(answer.kind);
-							return respond(answer, clock.now());
+							const response = respond(answer, clock.now());
+							const retried =
+								answer.kind === 'throttled' ||
+								(answer.kind === 'unavailable' && plan.method === 'PUT');
+							const asked = parseRetryAfter(response.headers['retry-after'], clock.now());
+							if (retried && asked !== undefined) record.pauseMs = Math.max(250, asked);
+							return response;
 						},
 					},
 				} as unknown as IExecuteSingleFunctions;
@@ -396,7 +407,7 @@ async function simulate(
 		) => {
 			for (let tryIndex = 0; tryIndex < plan.maxTries && !execution.signal.aborted; tryIndex++) {
 				try {
-					return await runNode(call, executeData, input(), itemCount);
+					return await runNode(call, tryIndex, executeData, input(), itemCount);
 				} catch {
 					await clock.sleep(100);
 				}
@@ -429,11 +440,13 @@ describe.each([
 		let sentInAll = 0;
 		let cutByCancel = 0;
 		let cutByDeadline = 0;
+		let pausedInAll = 0;
 		await fc.assert(
 			fc.asyncProperty(
 				fc.array(planArb, { minLength: 1, maxLength: 3 }),
 				fc.array(answerArb, { minLength: 1, maxLength: 40 }),
-				async (plans, answers) => {
+				setRateArb,
+				async (plans, answers, setRate) => {
 					const clock = new FakeClock(node.clock.onAbort);
 					node.clock.useClock(clock);
 					const { attempts, cancelledAt, outcomes } = await simulate(
@@ -442,6 +455,7 @@ describe.each([
 						plans,
 						answers,
 						clock,
+						setRate,
 					);
 					sentInAll += attempts.length;
 
@@ -460,8 +474,44 @@ describe.each([
 
 					// No request starts after its run's stop or cancel.
 					expect(attempts.filter((attempt) => attempt.runEnded)).toEqual([]);
-					// Every run leaves the pace registry.
-					expect(node.pace.accountPaces.size).toBe(0);
+					// The account's starts keep the credential's rate, over every run, tool call and
+					// execution that follow each other; a run's keep its node's own rate.
+					const startsOf = (list: Attempt[]) => list.map((attempt) => attempt.startedAt);
+					const keeps = (list: Attempt[], rate: number) =>
+						expect(mostIn(startsOf(list), windowOf(rate).spanMs)).toBeLessThanOrEqual(
+							windowOf(rate).count,
+						);
+					if (setRate !== undefined) keeps(attempts, setRate);
+					const runs = new Map<string, Attempt[]>();
+					for (const attempt of attempts) {
+						const key = `${attempt.plan}:${attempt.call}:${attempt.tryIndex}`;
+						runs.set(key, [...(runs.get(key) ?? []), attempt]);
+					}
+					for (const list of runs.values()) {
+						const { ownRate } = plans[list[0].plan];
+						if (ownRate !== undefined) keeps(list, ownRate);
+					}
+					// No attempt of the account starts while a Retry-After the engine waits out runs: one
+					// its item waits out within Max Retry Wait (it waited at most since its try's first attempt).
+					const sameTry = (a: Attempt, b: Attempt) =>
+						a.plan === b.plan &&
+						a.call === b.call &&
+						a.item === b.item &&
+						a.tryIndex === b.tryIndex;
+					for (const asked of attempts.filter((attempt) => attempt.pauseMs !== undefined)) {
+						const from = asked.endedAt as number;
+						const until = from + (asked.pauseMs as number);
+						const first = Math.min(
+							...attempts.filter((other) => sameTry(other, asked)).map((other) => other.startedAt),
+						);
+						if (until - first > MAX_RETRY_WAIT_S * 1000) continue;
+						expect(
+							attempts.filter((other) => other.startedAt > from && other.startedAt < until),
+						).toEqual([]);
+						pausedInAll++;
+					}
+					// The admission registry forgets the account once its runs ended and its window passed.
+					expect(node.admission.accountAdmissions.size).toBe(0);
 					// Each item gets at most one outcome per try of Retry On Fail.
 					plans.forEach((plan, p) => {
 						for (const outcome of outcomes[p].values())
@@ -494,7 +544,7 @@ describe.each([
 								new Set(indexes.filter((i) => !failsToPrepare(plan, i))),
 							);
 					});
-					// A later run on a quiet service is not held to an old pace.
+					// A later run on a quiet service is held by nothing but its rates.
 					const startedAt = clock.now();
 					const quiet: Plan = {
 						...plans[0],
@@ -507,10 +557,15 @@ describe.each([
 						items: 3,
 						maxTries: 1,
 					};
-					const later = await simulate(node, skips, [quiet], [{ kind: 'ok', latencyMs: 1 }], clock);
+					const answered = [{ kind: 'ok' as const, latencyMs: 1 }];
+					const later = await simulate(node, skips, [quiet], answered, clock, setRate);
 					expect([...later.outcomes[0].values()]).toEqual([1, 1, 1]);
-					expect(clock.now() - startedAt).toBeLessThan(50);
-					expect(node.pace.accountPaces.size).toBe(0);
+					const slowest = Math.min(setRate ?? Infinity, quiet.ownRate ?? Infinity);
+					const spacing = slowest === Infinity ? 0 : 1010 / slowest;
+					// The run's 3 starts, then the admission is forgotten once its window passed.
+					const lingerMs = slowest === Infinity ? 0 : Math.max(spacing, 1010);
+					expect(clock.now() - startedAt).toBeLessThan(50 + 2 * spacing + lingerMs);
+					expect(node.admission.accountAdmissions.size).toBe(0);
 				},
 			),
 			{ numRuns: 150, seed: 20261126, endOnFailure: true },
@@ -519,5 +574,7 @@ describe.each([
 		// The runs did cut requests in flight, by a cancel and by a deadline.
 		expect(cutByCancel).toBeGreaterThan(0);
 		expect(cutByDeadline).toBeGreaterThan(0);
+		// Retry-After pauses were waited out.
+		expect(pausedInAll).toBeGreaterThan(0);
 	}, 240_000);
 });

@@ -1,14 +1,18 @@
-/** The progress lines a long run writes to n8n's log (shared/progress.ts). */
-import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
+/**
+ * The lines a run writes to n8n's log (shared/request/progress.ts): its progress on long runs, and
+ * one summary saying what held it back (the account's rate, its node's own rate, Retry-After
+ * pauses, n8n's Batching) and for how long. In n8n's engine: test/run.test.ts, test/admission.test.ts.
+ */
+import { Progress, type HeldBack } from '../nodes/VoiceAssistant/shared/request/progress';
+
+type Held = HeldBack & { setRate?: number; ownRate?: number };
+const NOTHING_HELD: Held = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
 
 describe('Progress in the log', () => {
 	function progressOf(
 		total: number,
-		pace: { now: number | undefined; lowest: number | undefined; waiting: number } = {
-			now: undefined,
-			lowest: undefined,
-			waiting: 0,
-		},
+		rate: { now: number | undefined; waiting: number } = { now: undefined, waiting: 0 },
+		held: Held = NOTHING_HELD,
 	) {
 		const lines: string[] = [];
 		const log = (message: string) => lines.push(message);
@@ -16,21 +20,54 @@ describe('Progress in the log', () => {
 		const progress = new Progress(total, logger, 'Update contacts', {
 			concurrency: () => ({ now: 40, peak: 64 }),
 			inFlight: () => 12,
-			rate: () => pace,
+			rate: () => rate,
+			heldBack: () => held,
 		});
 		return { progress, lines };
 	}
 
-	it('says when the run is paced to a rate limit, and how low the pace went', () => {
-		const { progress, lines } = progressOf(100, { now: 196.4, lowest: 171.2, waiting: 83 });
+	/** The summary of a run of one item that `held` describes, from its first comma on. */
+	const summaryOf = (held: Held) => {
+		const { progress, lines } = progressOf(1, undefined, held);
+		progress.itemDone(true);
+		progress.logSummary('done');
+		return lines[0].replace(/^.*requests in flight/, '');
+	};
+
+	it('says when the run is paced at a rate, and how low the learned rate went and how long it held the run back', () => {
+		const held = { ...NOTHING_HELD, rateMs: 12_345, lowestLearned: 171.2 };
+		const { progress, lines } = progressOf(100, { now: 196.4, waiting: 83 }, held);
 		for (let i = 0; i < 100; i++) progress.itemDone(true);
 		progress.logSummary('done');
 		expect(lines[0]).toBe(
 			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s (83 waiting for their turn)',
 		);
 		expect(lines[9]).toMatch(
-			/: done: 100 items in \d+\.\d s: 100 succeeded, 0 failed, 0 retries, up to 64 requests in flight, paced to the service's rate limit \(down to 171 requests\/s\)$/,
+			/: done: 100 items in \d+\.\d s: 100 succeeded, 0 failed, 0 retries, up to 64 requests in flight, held back 12\.3 s by the account's rate limit \(learned from the service's 429 answers, down to 171 requests\/s\)$/,
 		);
+	});
+
+	it("names the credential's Rate Limit, the node's own Max Requests per Second and Retry-After pauses, with how long each held the run back", () => {
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 4000, setRate: 10 })).toBe(
+			", held back 4.0 s by the account's rate limit (10 requests/s, set on the credential)",
+		);
+		expect(summaryOf({ ...NOTHING_HELD, ownMs: 2020, ownRate: 0.5 })).toBe(
+			', held back 2.0 s by Max Requests per Second (0.5 requests/s)',
+		);
+		expect(summaryOf({ ...NOTHING_HELD, pauseMs: 2000 })).toBe(
+			', paused 2.0 s as the service asked (Retry-After)',
+		);
+		// A rate that held nothing back is not worth a word.
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 10, setRate: 10, ownRate: 5 })).toBe('');
+	});
+
+	it("advises against n8n's Batching only when Batching held a request back and no rate is set", () => {
+		expect(summaryOf({ ...NOTHING_HELD, batching: true })).toMatch(
+			/^\. n8n's Batching held requests back .*: to space requests, set the credential's Rate Limit and turn Batching off$/,
+		);
+		expect(summaryOf({ ...NOTHING_HELD, batching: true, setRate: 10 })).toBe('');
+		expect(summaryOf({ ...NOTHING_HELD, batching: true, ownRate: 10 })).toBe('');
+		expect(summaryOf(NOTHING_HELD)).toBe('');
 	});
 
 	it('a line every tenth of the items, and one summary line', () => {

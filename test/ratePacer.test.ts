@@ -1,18 +1,16 @@
 /**
  * The rate pacer driven by a fake clock and scripted answers (no timers, no timing asserts): a
  * token-bucket service like a real rate limit, and random 429s like a busy service. A run's
- * answer feedback (the limit on requests in flight) decides when pacing starts, as in a run.
+ * answer feedback (the limit on requests in flight) decides when pacing starts, as in a run; the
+ * account's starts are spaced at the learned rate by a start schedule, as the admission does.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
-import {
-	RatePacer,
-	WINDOW_MS,
-	type PacerKind,
-} from '../nodes/VoiceAssistant/shared/request/ratePacer';
+import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+import { MARGIN, StartSchedule, WINDOW_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
 
 /** A fake clock the pacer reads. */
 function clock() {
@@ -48,6 +46,24 @@ const FAILURE_OF: Record<PacerKind, AttemptEnd> = {
 	failed: 'server-error',
 };
 
+/**
+ * The account's turns at the pacer's rate, as its admission hands them out (the learned rate
+ * spaced as it is, without the margin a set limit keeps): one schedule per pacer.
+ */
+const schedules = new WeakMap<RatePacer, StartSchedule>();
+function turns(pacer: RatePacer) {
+	const schedule = schedules.get(pacer) ?? new StartSchedule();
+	schedules.set(pacer, schedule);
+	const rate = () => (pacer.rate === undefined ? undefined : pacer.rate * MARGIN);
+	return {
+		nextTurnIn: () => schedule.nextTurnIn(rate()),
+		takeTurn: (waited: boolean) => {
+			schedule.take(rate());
+			pacer.started(waited);
+		},
+	};
+}
+
 /** A run's answer feedback in automatic mode (its limit on requests in flight). */
 const feedbackOfRun = (ceiling = 100) =>
 	new AttemptFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
@@ -66,10 +82,11 @@ function send(
 	feedback = feedbackOfRun(),
 ) {
 	let throttled = 0;
+	const { nextTurnIn, takeTurn } = turns(pacer);
 	for (let i = 0; i < attempts; i++) {
-		const turnIn = pacer.nextTurnIn();
+		const turnIn = nextTurnIn();
 		time.advance(Math.max(gapMs, turnIn));
-		pacer.takeTurn(turnIn > gapMs);
+		takeTurn(turnIn > gapMs);
 		const kind = service();
 		if (kind === 'rate-limited') throttled++;
 		feedback.onAttemptEnd(FAILURE_OF[kind], pacer);
@@ -91,7 +108,7 @@ describe('RatePacer', () => {
 		const pacer = pacerOn(time);
 		send(pacer, time, () => 'handled', 5_000);
 		expect(pacer.rate).toBeUndefined();
-		expect(pacer.nextTurnIn()).toBe(0);
+		expect(turns(pacer).nextTurnIn()).toBe(0);
 	});
 
 	it('paces at what the service answered in the last window once a round was cut for 429s', () => {
@@ -105,9 +122,21 @@ describe('RatePacer', () => {
 		expect(pacer.rate).toBeGreaterThanOrEqual(200);
 		expect(pacer.rate).toBeLessThanOrEqual(210);
 		// Paced: an attempt leaving now makes the next one wait 1000 / rate ms.
-		time.advance(pacer.nextTurnIn());
-		pacer.takeTurn(false);
-		expect(pacer.nextTurnIn()).toBeCloseTo(1000 / (pacer.rate as number), 5);
+		const { nextTurnIn, takeTurn } = turns(pacer);
+		time.advance(nextTurnIn());
+		takeTurn(false);
+		expect(nextTurnIn()).toBe(Math.ceil(WINDOW_MS / (pacer.rate as number)));
+	});
+
+	it("starts at what the service handled in the last second it was sent to: a Retry-After pause of the account's is left out", () => {
+		const time = clock();
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'handled', 200, 5);
+		// The account waits out a Retry-After of 1 s: nothing is sent, nothing is handled.
+		pacer.pausedMs += 1000;
+		time.advance(1000);
+		pacer.rateLimited();
+		expect(pacer.rate).toBeGreaterThan(150); // as without a pause (pacedAfterASecondOf200), not 1
 	});
 
 	it('keeps 429s under 5% of 10,000 attempts against a 200/s limit, at the limit', () => {
@@ -127,17 +156,18 @@ describe('RatePacer', () => {
 		const time = clock();
 		const { pacer, pace } = pacedAfterASecondOf200(time);
 		expect(pace).toBeGreaterThan(150);
-		let turns = 0;
+		const { nextTurnIn, takeTurn } = turns(pacer);
+		let taken = 0;
 		const until = time.now() + WINDOW_MS;
 		while (time.now() < until) {
-			const turnIn = pacer.nextTurnIn();
+			const turnIn = nextTurnIn();
 			if (turnIn > 0) time.advance(turnIn + 1); // every timer fires 1 ms late
-			pacer.takeTurn(true);
+			takeTurn(true);
 			pacer.onAttemptEnd('handled');
-			turns++;
+			taken++;
 		}
 		// Without making up for it: a turn every 1000 / pace + 1 ms, 17% fewer at 200/s.
-		expect(turns).toBeGreaterThanOrEqual(0.98 * pace);
+		expect(taken).toBeGreaterThanOrEqual(0.98 * pace);
 	});
 
 	it('a few 429s just above the limit settle the pace at what the service accepted', () => {
@@ -164,9 +194,10 @@ describe('RatePacer', () => {
 		while (service() === 'handled');
 		// For three windows, two answers 429 of requests already in flight for every paced one.
 		const floodUntil = time.now() + 3 * WINDOW_MS;
+		const { nextTurnIn, takeTurn } = turns(pacer);
 		while (time.now() < floodUntil) {
-			time.advance(Math.max(1, pacer.nextTurnIn()));
-			pacer.takeTurn(true);
+			time.advance(Math.max(1, nextTurnIn()));
+			takeTurn(true);
 			pacer.onAttemptEnd(service() === 'handled' ? 'handled' : 'rate-limited');
 			pacer.onAttemptEnd('rate-limited');
 			pacer.onAttemptEnd('rate-limited');
@@ -243,8 +274,9 @@ describe('RatePacer', () => {
 			if (kind === 'rate-limited') run.throttled++;
 			else if (--run.left === 0) run.doneAt = time.now();
 			run.feedback.onAttemptEnd(FAILURE_OF[kind], run.pacer);
-			const turnIn = run.pacer.nextTurnIn();
-			run.pacer.takeTurn(turnIn > 1);
+			const { nextTurnIn, takeTurn } = turns(run.pacer);
+			const turnIn = nextTurnIn();
+			takeTurn(turnIn > 1);
 			run.nextAt = time.now() + Math.max(1, turnIn);
 		}
 		const seconds = (Math.max(...runs.map((run) => run.doneAt)) - started) / 1000;
@@ -293,7 +325,7 @@ describe('RatePacer', () => {
 		expect(pacer.rate).toBeUndefined();
 		expect(lowest).toBeGreaterThan(500 * 0.5 ** 4);
 		expect(lowest).toBeLessThan(500 * 0.5 ** 2);
-		expect(pacer.nextTurnIn()).toBe(0);
+		expect(turns(pacer).nextTurnIn()).toBe(0);
 		pacer.rateLimited();
 		expect(pacer.rate).toBeUndefined();
 	});

@@ -1,12 +1,15 @@
 /**
  * The run's options as the node reads them (shared/requestPolicy.ts): Max Retry Wait bounds
- * every wait, held to an hour, and switches set by expressions are read strictly. The
- * readings alone, and in n8n's engine against the simulator over HTTP.
+ * every wait, held to an hour, switches set by expressions are read strictly, and Max Requests per
+ * Second is read on every item (fractions work; a value that is not a positive number fails
+ * naming the field and the item, nothing sent; the lowest value holds). The readings alone, and
+ * in n8n's engine against the simulator over HTTP.
  */
 import type { INodeParameters } from 'n8n-workflow';
 import { useSimulator } from './helpers/simulator';
 import { runNode, type RunOptions } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
+import { apart } from './helpers/arrivals';
 import {
 	DEFAULT_REQUEST_POLICY,
 	readRequestPolicy,
@@ -93,19 +96,6 @@ describe('the Options read', () => {
 			]);
 		});
 
-		it('Max Requests per Second: off at 0 (the default) or below, held to 1,000, whole numbers', () => {
-			expect(readRequestPolicy({ maxRequestsPerSecond: 200 }).maxRequestsPerSecond).toBe(200);
-			expect(readRequestPolicy({ maxRequestsPerSecond: '12.9' }).maxRequestsPerSecond).toBe(12);
-			expect(readRequestPolicy({ maxRequestsPerSecond: 50_000 }).maxRequestsPerSecond).toBe(1000);
-			for (const off of [0, -5, '', undefined])
-				expect(
-					readRequestPolicy({ maxRequestsPerSecond: off }).maxRequestsPerSecond,
-				).toBeUndefined();
-			expect(readRequestPolicy({ maxRequestsPerSecond: 'fast' }).problem).toBe(
-				'"Max Requests per Second" (Options) must be a number',
-			);
-		});
-
 		it('reads the values a user sets', () => {
 			expect(
 				readRequestPolicy({
@@ -173,5 +163,75 @@ describe('the Options read', () => {
 				`"${label}" (Options) must be a number`,
 			);
 		});
+	});
+});
+
+describe('Max Requests per Second, read on every item (n8n engine, simulator over HTTP)', () => {
+	/** Contact updates whose Max Requests per Second is each item's `rate` column. */
+	const byItemRate = (rates: unknown[], more: INodeParameters = {}) => ({
+		parameters: {
+			...segmentContactParameters,
+			contactId: '={{ $json.id }}',
+			options: { maxRequestsPerSecond: '={{ $json.rate }}' },
+			...more,
+		},
+		items: rates.map((rate, i) => ({
+			json: rate === undefined ? { id: `c-${i}` } : { id: `c-${i}`, rate },
+		})),
+	});
+	const gaps = () => {
+		const times = sim().requests.map((request) => request.receivedAt);
+		return times.slice(1).map((time, i) => time - times[i]);
+	};
+
+	it('a value that is not a number on item 3: the error names the field and the item, nothing is sent', async () => {
+		const { error } = await run(byItemRate([5, 5, 'abc']).parameters, {
+			items: byItemRate([5, 5, 'abc']).items,
+		});
+		expect(error?.message).toBe(
+			'Not sent: item 2 failed first: Invalid input: "Max Requests per Second" (Options) must be a positive number of requests (0: no limit), not "abc" [item 2]',
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('an expression that gives nothing (a missing column) fails; it never turns the limit off', async () => {
+		const { error } = await run(byItemRate([5, undefined]).parameters, {
+			items: byItemRate([5, undefined]).items,
+		});
+		expect(error?.message).toMatch(
+			/^Not sent: item 1 failed first: Invalid input: "Max Requests per Second" \(Options\) .*: its expression gave nothing \[item 1\]$/,
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('fractions work: 0.5 is one request every 2 s', async () => {
+		const { error } = await run(byItemRate([0.5, 0.5]).parameters, {
+			items: byItemRate([0.5, 0.5]).items,
+		});
+		expect(error).toBeUndefined();
+		expect(gaps()[0]).toBeGreaterThanOrEqual(apart(2020));
+	});
+
+	it('items that give different values: the lowest holds for the run', async () => {
+		const { error } = await run(byItemRate([20, 1, 20]).parameters, {
+			items: byItemRate([20, 1, 20]).items,
+		});
+		expect(error).toBeUndefined();
+		for (const gap of gaps()) expect(gap).toBeGreaterThanOrEqual(apart(1010));
+	});
+
+	it('Dry Run shows the problem on its item; the others are valid; nothing is sent', async () => {
+		const dry = byItemRate([5, -1, 5], { dryRun: true });
+		const { outputs, error } = await run(dry.parameters, { items: dry.items });
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json.valid)).toEqual([true, false, true]);
+		expect(outputs[0][1].json.problems).toEqual([
+			expect.objectContaining({
+				field: 'Max Requests per Second',
+				message:
+					'"Max Requests per Second" (Options) must be a positive number of requests (0: no limit), not -1',
+			}),
+		]);
+		expect(sim().requests).toHaveLength(0);
 	});
 });

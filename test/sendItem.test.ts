@@ -5,7 +5,7 @@
  */
 import { runNode } from './helpers/runNode';
 import * as failureModel from '../nodes/VoiceAssistant/shared/failureModel';
-import { accountPaces } from '../nodes/VoiceAssistant/shared/request/accountPace';
+import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
 import { useSimulator } from './helpers/simulator';
 import {
 	API_KEY,
@@ -116,7 +116,7 @@ describe('the send step', () => {
 			expect(error?.message).toBe('The service rejected the request (HTTP 422)');
 		});
 
-		it("an exception of the node's own fails its item, stops the run and releases the pace", async () => {
+		it("an exception of the node's own fails its item, stops the run and leaves the account's admission", async () => {
 			const classify = jest.spyOn(failureModel, 'classifyFailure').mockImplementation(() => {
 				throw new Error('classifier broke');
 			});
@@ -130,7 +130,7 @@ describe('the send step', () => {
 				expect(error?.message).toBe('The node could not handle this item: classifier broke');
 				expect(error?.description).toMatch(/^This item was sent 1 time/);
 				expect(sim().requests).toHaveLength(1);
-				expect(accountPaces.size).toBe(0);
+				expect(accountAdmissions.size).toBe(0);
 			} finally {
 				classify.mockRestore();
 			}

@@ -1,11 +1,14 @@
 /**
- * Where a run sends (shared/target.ts) under the credential's Allowed HTTP Request Domains: a
+ * Where a run sends (shared/target.ts) under the credential's Allowed HTTP Request Domains (a
  * Base URL outside the list, or an empty list, sends nothing and fails with n8n's message; a
- * listed host, "All" and "None" send. In n8n's engine, in process, against the simulator.
+ * listed host, "All" and "None" send), and the credential's Rate Limit as a run reads it (per
+ * second or minute; a value that is not a positive number fails naming it, nothing sent). In
+ * n8n's engine, in process, against the simulator.
  */
 import { useSimulator } from './helpers/simulator';
 import { API_KEY } from './helpers/fixtures';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
+import { apart } from './helpers/arrivals';
 
 const sim = useSimulator();
 
@@ -45,5 +48,43 @@ describe("the credential's Allowed HTTP Request Domains", () => {
 		const { error } = await run(contacts(), rows(1), restricted(allowedDomains, mode));
 		expect(error).toBeUndefined();
 		expect(sim().requests).toHaveLength(1);
+	});
+});
+
+describe("the credential's Rate Limit", () => {
+	const limited = (rateLimit: unknown, rateLimitUnit?: string) => ({
+		credentials: {
+			apiKey: API_KEY,
+			baseUrl: sim().url,
+			rateLimit: rateLimit as number,
+			...(rateLimitUnit ? { rateLimitUnit } : {}),
+		},
+	});
+
+	it('per minute: 60 a minute is one request a second', async () => {
+		const { error } = await run(contacts(), rows(2), limited(60, 'minute'));
+		expect(error).toBeUndefined();
+		const [a, b] = sim().requests.map((request) => request.receivedAt);
+		expect(b - a).toBeGreaterThanOrEqual(apart(1010));
+	});
+
+	it.each([
+		['text an expression gave', 'many', 'not "many"'],
+		['a negative number', -5, 'not -5'],
+		['an expression that gave nothing', '', 'its expression gave nothing'],
+	])('%s: nothing sent, the error names the field', async (_case, rateLimit, why) => {
+		const { error } = await run(contacts(), rows(2), limited(rateLimit));
+		expect(error?.message).toContain(
+			'"Rate Limit" in the credential must be a positive number of requests (0: no limit)',
+		);
+		expect(error?.message).toContain(why);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('0 is none: nothing holds the run back', async () => {
+		const { error } = await run(contacts(), rows(5), limited(0));
+		expect(error).toBeUndefined();
+		const times = sim().requests.map((request) => request.receivedAt);
+		expect(Math.max(...times) - Math.min(...times)).toBeLessThan(500);
 	});
 });

@@ -6,11 +6,13 @@
  * API key never reaches the model.
  *
  * Two set-ups (agents.ts): AI Agent 2.2 with the model node 1.2 (Chat Completions), and AI
- * Agent 3 with the model node 1.3 (Responses API).
+ * Agent 3 with the model node 1.3 (Responses API). Tool calls one after another keep the
+ * credential's Rate Limit: each is a run of its own, and the account's rate holds across them.
  */
 import {
 	API_KEY,
 	CONTACT_PATH,
+	CREDENTIAL_TYPE,
 	MAYA,
 	manualTrigger,
 	outputOf,
@@ -37,6 +39,7 @@ import {
 	useFakeModel,
 } from './agents';
 import { toolResults, type ModelRequest, type Reply } from '../../tools/fake-openai';
+import { apart } from '../helpers/arrivals';
 
 const sim = useSimulatorProcess();
 const model = useFakeModel();
@@ -55,6 +58,13 @@ const updateContact = tool('Update contact', 'Updates a contact of a segment.', 
 	contactLastName: fromAi('last_name', 'Last name'),
 	phone: fromAi('phone', 'Phone number'),
 });
+
+/** The same tool with a credential of the same account that sets its Rate Limit: 1 request a second. */
+const RATED_CREDENTIAL = { id: 'vaSimulatorRated1', name: 'Voice Assistant (simulator, rated)' };
+const ratedUpdateContact = {
+	...updateContact,
+	credentials: { [CREDENTIAL_TYPE]: RATED_CREDENTIAL },
+};
 
 const CALL_PROMPT =
 	'Have an English assistant call Ada Lovelace, ada@example.com, +14155550101 and +14155550102.';
@@ -76,6 +86,14 @@ const suiteWorkflows = AGENT_SETUPS.flatMap((setup, i) => [
 		[manualTrigger()],
 		CONTACT_PROMPT,
 		[updateContact],
+	),
+	agentWorkflow(
+		`vaE2eAgentRate${i}`,
+		`e2e: agent, rated credential (${setup.label})`,
+		setup,
+		[manualTrigger()],
+		CONTACT_PROMPT,
+		[ratedUpdateContact],
 	),
 ]);
 
@@ -131,7 +149,15 @@ const CALL_SCRIPT: Reply[] = [
 
 describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (version) => {
 	const { execute, requests } = useImportedN8n(sim, version, () => ({
-		credentials: [simulatorCredential(sim().url), openAiCredential(model())],
+		credentials: [
+			simulatorCredential(sim().url),
+			{
+				...RATED_CREDENTIAL,
+				type: CREDENTIAL_TYPE,
+				data: { apiKey: API_KEY, baseUrl: sim().url, rateLimit: 1 },
+			},
+			openAiCredential(model()),
+		],
 		workflows: [...suiteWorkflows, exampleCopy],
 	}));
 
@@ -264,6 +290,28 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 					[{ id: 'crm-9001', message: 'Contact updated successfully.' }],
 				]);
 				expect(toolResults(asked[1])).toHaveLength(1);
+			});
+
+			test("tool calls one after another keep the credential's Rate Limit (1 a second): each waits for the last one's second", async () => {
+				const contact = { first_name: 'Ada', last_name: 'Lovelace', phone: '+14155550101' };
+				const update = (id: string): Reply => ({
+					toolCalls: [{ name: 'Update_contact', arguments: { contact_id: id, ...contact } }],
+				});
+				await runAgent(`vaE2eAgentRate${i}`, [
+					update('crm-1'),
+					update('crm-2'),
+					update('crm-3'),
+					{ content: 'Updated.' },
+				]);
+				const received = await requests();
+				expect(received.map((request) => [request.query.id, request.status])).toEqual([
+					['crm-1', 200],
+					['crm-2', 200],
+					['crm-3', 200],
+				]);
+				const times = received.map((request) => request.receivedAt);
+				for (let k = 1; k < times.length; k++)
+					expect(times[k] - times[k - 1]).toBeGreaterThanOrEqual(apart(1010));
 			});
 		},
 	);

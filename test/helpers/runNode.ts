@@ -137,7 +137,7 @@ class TestCredentialsHelper extends ICredentialsHelper {
 export interface RunOptions {
 	parameters: INodeParameters;
 	items?: INodeExecutionData[];
-	credentials: { apiKey: string; baseUrl: string } & Record<string, string | boolean>;
+	credentials: { apiKey: string; baseUrl: string } & Record<string, string | boolean | number>;
 	continueOnFail?: boolean;
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	/** Another node type to run in the same harness (benchmarks compare against a probe node). */

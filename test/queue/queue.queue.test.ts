@@ -11,6 +11,7 @@ import path from 'path';
 import {
 	API_KEY,
 	CONTACT_PATH,
+	CREDENTIAL_TYPE,
 	MAYA,
 	codeNode,
 	outputOf,
@@ -103,21 +104,21 @@ const bulkWorkflow = workflow(BULK_WORKFLOW, 'queue: contact updates from a webh
 	}),
 ]);
 
-/** The same updates with Max Requests per Second: the cap holds on a worker. */
+/** The same updates with a credential of the same account that sets its Rate Limit: it holds on a worker. */
 const CAPPED_WORKFLOW = 'vaQueueCapped1';
 const CAP_PER_SECOND = 20;
+const RATED_CREDENTIAL = { id: 'vaQueueRated1', name: 'Voice Assistant (simulator, rated)' };
 const cappedWorkflow = workflow(
 	CAPPED_WORKFLOW,
-	'queue: contact updates, Max Requests per Second',
+	"queue: contact updates, the credential's Rate Limit",
 	[
 		webhookNode('va-queue-capped', '7d1f4a52-0c55-4f51-9a0e-000000000004'),
 		codeNode('Contacts', CONTACTS_CODE),
-		voiceAssistant('Update contacts', {
-			resource: 'segmentContact',
-			operation: 'update',
-			mappingMode: 'auto',
-			options: { maxRequestsPerSecond: CAP_PER_SECOND },
-		}),
+		voiceAssistant(
+			'Update contacts',
+			{ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options: {} },
+			{ credentials: { [CREDENTIAL_TYPE]: RATED_CREDENTIAL } },
+		),
 	],
 );
 
@@ -353,6 +354,11 @@ describe.each(queueVersions())(
 				credentials: [
 					simulatorCredential(sim().url),
 					{
+						...RATED_CREDENTIAL,
+						type: CREDENTIAL_TYPE,
+						data: { ...simulatorCredential(sim().url).data, rateLimit: CAP_PER_SECOND },
+					},
+					{
 						...WEBHOOK_NODE.credentials?.httpHeaderAuth,
 						type: 'httpHeaderAuth',
 						data: WEBHOOK_HEADER,
@@ -416,7 +422,7 @@ describe.each(queueVersions())(
 			);
 		});
 
-		test(`Max Requests per Second ${CAP_PER_SECOND} on a worker: at most ${CAP_PER_SECOND} requests received in any second`, async () => {
+		test(`the credential's Rate Limit ${CAP_PER_SECOND} on a worker: at most ${CAP_PER_SECOND} requests received in any second`, async () => {
 			await sim().reset();
 			await sim().setOptions({ rateLimit: null, latencyMs: 0 });
 			const batch = { batch: 'capped', count: 60, phonePrefix: '+1555400' };

@@ -1,8 +1,9 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
+import { readRate } from './rate';
 import { isUnset } from './spec/coerce';
 
 // The request policy: how a run sends (concurrency, retries, waits), read from the node's
-// "Options" collection, which is declared here too.
+// "Options" collection, which is declared here too, and the node's own Max Requests per Second.
 
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
@@ -13,17 +14,11 @@ export interface RequestPolicy {
 	maxRetries: number;
 	/** Upper bound on the time one item spends sleeping between its attempts. */
 	maxRetryWaitMs: number;
-	/** Most attempts started in any second, across the runs of the account (StartCap); undefined: no cap. */
-	maxRequestsPerSecond?: number;
 	/** Set when an option is not a number: nothing may be sent then. */
 	problem?: string;
 }
 
-type NumericOption =
-	| 'maxConcurrency'
-	| 'maxRetries'
-	| 'maxRetryWaitSeconds'
-	| 'maxRequestsPerSecond';
+type NumericOption = 'maxConcurrency' | 'maxRetries' | 'maxRetryWaitSeconds';
 
 /**
  * A whole number within the range the UI shows for the option (values from expressions are not
@@ -67,7 +62,6 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 	const concurrency = readWholeNumber(options, 'maxConcurrency');
 	const retries = readWholeNumber(options, 'maxRetries');
 	const waitSeconds = readWholeNumber(options, 'maxRetryWaitSeconds');
-	const perSecond = readWholeNumber(options, 'maxRequestsPerSecond');
 	const adaptive = readFlag(options, 'adaptiveConcurrency');
 	const retry = readFlag(options, 'retryOnFailure');
 	const policy: RequestPolicy = {
@@ -77,14 +71,11 @@ export function readRequestPolicy(options: IDataObject): RequestPolicy {
 		maxRetries: retries.value ?? defaults.maxRetries,
 		maxRetryWaitMs:
 			waitSeconds.value === undefined ? defaults.maxRetryWaitMs : waitSeconds.value * 1000,
-		// 0 (the default) is no cap.
-		maxRequestsPerSecond: perSecond.value || undefined,
 	};
 	const problem =
 		concurrency.problem ??
 		retries.problem ??
 		waitSeconds.problem ??
-		perSecond.problem ??
 		adaptive.problem ??
 		retry.problem;
 	return problem ? { ...policy, problem } : policy;
@@ -104,7 +95,7 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'boolean',
 			default: true,
 			description:
-				'Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, no pacing.',
+				"Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace the account's requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).",
 		},
 		{
 			displayName: 'Max Concurrent Requests',
@@ -119,10 +110,10 @@ export const requestPolicyOptions: INodeProperties = {
 			displayName: 'Max Requests per Second',
 			name: 'maxRequestsPerSecond',
 			type: 'number',
-			typeOptions: { minValue: 0, maxValue: 1000 },
+			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				"Most requests started in any second, across all input items of the run and the runs using the same credential in this n8n instance (or worker), evenly spaced from the first item. Set it to the service's rate limit; use it instead of n8n's Batching. 0: no limit (the pace follows the service's 429 answers).",
+				"Most requests this node starts in any second, across all input items of its run, evenly spaced from the first item (0.5: one every 2 s). It only lowers the account's Rate Limit (set on the credential) for this node's own requests, never for other runs or workflows of the account. Read for every item: the lowest value holds. 0: none.",
 		},
 		{
 			displayName: 'Max Retries',
@@ -151,6 +142,25 @@ export const requestPolicyOptions: INodeProperties = {
 		},
 	],
 };
+
+/**
+ * The node's own Max Requests per Second for the item in `context` (undefined: none), or the
+ * problem of its value, named with the field: read on every item, from the UI or an expression.
+ */
+export function readMaxRequestsPerSecond(context: IExecuteSingleFunctions): {
+	perSecond?: number;
+	problem?: string;
+} {
+	const raw = (context.getNode().parameters.options as IDataObject | undefined)
+		?.maxRequestsPerSecond;
+	const fromExpression = typeof raw === 'string' && raw.startsWith('=');
+	const given = context.getNodeParameter('options.maxRequestsPerSecond', '');
+	return readRate(
+		given,
+		`"${optionNamed('maxRequestsPerSecond').displayName}" (Options)`,
+		fromExpression,
+	);
+}
 
 function optionNamed(name: string): INodeProperties {
 	return requestPolicyOptions.options?.find(

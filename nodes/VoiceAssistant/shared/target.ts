@@ -1,4 +1,4 @@
-/** Where requests go: the credential's Base URL and key, the domains it allows, an item's request sent there. */
+/** Where requests go: the credential's Base URL and key, the domains it allows, the account's rate limit, an item's request sent there. */
 import type {
 	DeclarativeRestApiSettings,
 	ICredentialsDecrypted,
@@ -9,12 +9,15 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
+import { readRate } from './rate';
 import { parseUrl } from './url';
 
 export interface ApiTarget {
 	root: string;
 	apiKey: string | undefined;
-	/** Set when the Base URL cannot be used; nothing may be sent then. */
+	/** The account's rate limit a second, set on the credential; undefined: none. */
+	rate?: number;
+	/** Set when the Base URL or the Rate Limit cannot be used; nothing may be sent then. */
 	problem?: string;
 	/** Set when the credential's Allowed HTTP Request Domains exclude the Base URL; nothing may be sent then. */
 	notAllowed?: string;
@@ -60,8 +63,13 @@ export async function readApiTarget(
 	const apiKey = typeof data.apiKey === 'string' ? data.apiKey : undefined;
 	const { id = '', name = '' } = context.getNode().credentials?.[CREDENTIAL_NAME] ?? {};
 	const credential = { id: id ?? '', name, type: CREDENTIAL_NAME, data } as ICredentialsDecrypted;
-	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true);
-	return { root, apiKey, problem, notAllowed: domainRefusal(root, data), credential };
+	// A number field holds a number: text comes from an expression.
+	const { rateLimit, rateLimitUnit } = data;
+	const field = '"Rate Limit" in the credential';
+	const rate = readRate(rateLimit, field, typeof rateLimit === 'string', rateLimitUnit ?? 'second');
+	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true) ?? rate.problem;
+	const notAllowed = domainRefusal(root, data);
+	return { root, apiKey, rate: rate.perSecond, problem, notAllowed, credential };
 }
 
 /**

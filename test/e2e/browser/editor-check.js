@@ -356,7 +356,9 @@ async function checkEditor(options) {
 			report.credential.test = (await success.innerText()).split('\n')[0].trim();
 			const labels = await labelTexts(modal.locator('label.n8n-input-label'));
 			report.credential.labels = labels;
-			const missing = ['API Key', 'Base URL'].filter((label) => !labels.includes(label));
+			const missing = ['API Key', 'Base URL', 'Rate Limit', 'Rate Limit Per'].filter(
+				(label) => !labels.includes(label),
+			);
 			if (missing.length) problems.push(`credential modal: missing ${missing.join(', ')}`);
 			await picture('credential-modal')(modal);
 		});

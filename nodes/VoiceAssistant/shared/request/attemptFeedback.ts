@@ -1,5 +1,5 @@
-// The attempt feedback: what the end of each attempt of a run moves, the limit on requests in
-// flight and the account's pace.
+// The attempt feedback: what the end of each attempt of a run moves: the automatic limit of its
+// window, and its account's pacer.
 import type { AttemptEnd } from '../failureModel';
 import type { ConcurrencyLimit } from './concurrencyLimit';
 import type { Limiter } from './limiter';
@@ -29,20 +29,16 @@ export function pacerKind(end: AttemptEnd): PacerKind {
 }
 
 /**
- * What each attempt's end moves: the account's pace, when the run has one (automatic mode, or Max
- * Requests per Second), hears it; in automatic mode the limit on requests in flight hears it too,
- * and pacing starts when the answers show a rate limit (a round cut with 429s in it, or most of
- * the latest answers 429). Once paced, 429s move the pacer's rate, not the limit. With a fixed Max
- * Concurrent Requests nothing moves but the pacer's count, which never starts pacing there.
+ * What each attempt's end moves: the account's pacer hears every one; in automatic mode the limit
+ * on requests in flight hears it too, and pacing starts when the answers show a rate limit (a
+ * round cut with 429s in it, or most of the latest answers 429). Once paced, 429s move the
+ * pacer's rate, not the limit. A run with a fixed Max Concurrent Requests never starts pacing.
  */
 export class AttemptFeedback {
 	/** Whether each of the latest RECENT attempt ends was a 429, and how many were. */
 	private readonly recent: boolean[] = [];
 	private recentThrottled = 0;
 	private throttledSinceCut = 0;
-
-	/** The lowest rate of the run, for its summary. */
-	lowestRate: number | undefined;
 
 	constructor(
 		private readonly limit: ConcurrencyLimit | undefined,
@@ -64,8 +60,6 @@ export class AttemptFeedback {
 		const cutsBefore = this.limit.cuts;
 		this.limit.onAttemptEnd(isPushback(end) && !(paced && throttled), this.limiter.inUse, tookMs);
 		this.limiter.setLimit(this.limit.limit);
-		if (pacer?.rate !== undefined)
-			this.lowestRate = Math.min(this.lowestRate ?? Infinity, pacer.rate);
 		if (this.limit.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) pacer?.rateLimited();

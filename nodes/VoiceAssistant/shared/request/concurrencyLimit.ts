@@ -1,90 +1,59 @@
-// The limit on requests in flight in automatic mode: additive increase, multiplicative decrease,
-// moved by the service's answers.
+// The automatic limit of a run's window (Adapt Concurrency): additive increase, multiplicative
+// decrease, moved by the ends of the run's attempts. Pure: no clock, no I/O.
 
-/**
- * Requests in flight when a run starts in automatic mode: a service answering in 100 ms then sees
- * about 320 requests a second before the run knows more.
- */
+/** Requests in flight when a run starts: a service answering in 100 ms sees about 320 a second. */
 export const INITIAL_CONCURRENCY = 32;
-
-/**
- * A round in which more than this share of the answers pushed back halves the limit. Below it the
- * pushback is a busy service's noise (a random 429 or 503): the item retries, the limit stays.
- */
-export const PUSHBACK_SHARE_TO_CUT = 0.5;
-
-/**
- * Slow start ends once even the fastest answer of a round takes this many times the run's fastest
- * (and QUEUEING_MS more): more requests in flight only wait longer, in this process or at the
- * service (as TCP's HyStart ends it on a rising delay).
- */
+/** More pushback than this share in a round halves the limit; less is a busy service's noise. */
+const PUSHBACK_SHARE_TO_CUT = 0.5;
+/** Slow start ends once even a round's fastest answer takes this many times the run's fastest, and this much more: requests queue. */
 const QUEUEING_FACTOR = 2;
 const QUEUEING_MS = 20;
 
 /**
- * The limit on requests in flight in automatic mode, additive increase and multiplicative decrease
- * as TCP does, judged per round (as many answers as the limit). It starts at INITIAL_CONCURRENCY
- * and grows by one per answer (doubling per round) until a round pushes back too much or its
- * answers queue, then by one per round; a round with more than PUSHBACK_SHARE_TO_CUT pushback
- * (429, 503, timeouts) halves it. It grows only while the run fills it (at least half of it in
- * flight, as Netflix's concurrency-limits guard it): a run that sends slowly (n8n preparing items,
- * few items left) has no evidence the service takes more. Pure: no clock, no I/O. Never above
- * `ceiling`, never below 1.
+ * As TCP does, judged per round (as many ends as the limit): +1 per end (doubling per round) until
+ * a round pushes back too much or its answers queue (TCP's HyStart), then +1 per round; more than
+ * PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only while the run fills
+ * half of it (as Netflix's concurrency-limits): a slow run has no evidence the service takes more.
  */
 export class ConcurrencyLimit {
-	private current: number;
+	/** Requests in flight allowed now: never above `ceiling`, never below 1. */
+	limit: number;
 	private slowStart = true;
 	private roundSize: number;
-	private roundAnswers = 0;
+	private roundEnds = 0;
 	private roundPushbacks = 0;
-
 	/** The fastest answer of the run, and of the round. */
 	private fastest = Infinity;
 	private roundFastest = Infinity;
-
 	/** How often the limit was halved. */
 	cuts = 0;
 
 	constructor(private readonly ceiling: number) {
-		this.current = Math.min(INITIAL_CONCURRENCY, ceiling);
-		this.roundSize = this.current;
+		this.limit = Math.min(INITIAL_CONCURRENCY, ceiling);
+		this.roundSize = this.limit;
 	}
 
-	get limit(): number {
-		return this.current;
-	}
-
-	/**
-	 * An attempt ended: `pushback` when the service asked for less load; `inFlight` counts it;
-	 * `tookMs`: how long it took.
-	 */
+	/** An attempt ended: `pushback` when the service asked for less load; `inFlight` counts it; `tookMs` its time. */
 	onAttemptEnd(pushback: boolean, inFlight: number, tookMs?: number): void {
-		const full = inFlight * 2 >= this.current;
+		const full = inFlight * 2 >= this.limit;
 		if (this.slowStart && !pushback && full) this.grow();
-		this.roundAnswers++;
+		this.roundEnds++;
 		if (pushback) this.roundPushbacks++;
-		if (tookMs !== undefined) {
-			this.fastest = Math.min(this.fastest, tookMs);
-			this.roundFastest = Math.min(this.roundFastest, tookMs);
-		}
-		if (this.roundAnswers < this.roundSize) return;
-		// Even the round's fastest answer came late: requests queue instead of being served faster.
+		this.fastest = Math.min(this.fastest, tookMs ?? Infinity);
+		this.roundFastest = Math.min(this.roundFastest, tookMs ?? Infinity);
+		if (this.roundEnds < this.roundSize) return;
 		if (this.roundFastest > Math.max(QUEUEING_FACTOR * this.fastest, this.fastest + QUEUEING_MS))
 			this.slowStart = false;
 		this.roundFastest = Infinity;
-		if (this.roundPushbacks / this.roundAnswers > PUSHBACK_SHARE_TO_CUT) {
+		if (this.roundPushbacks / this.roundEnds > PUSHBACK_SHARE_TO_CUT) {
 			this.slowStart = false;
-			this.current = Math.max(1, Math.floor(this.current / 2));
+			this.limit = Math.max(1, Math.floor(this.limit / 2));
 			this.cuts++;
-		} else if (!this.slowStart && full) {
-			this.grow();
-		}
-		this.roundSize = this.current;
-		this.roundAnswers = 0;
-		this.roundPushbacks = 0;
+		} else if (!this.slowStart && full) this.grow();
+		[this.roundSize, this.roundEnds, this.roundPushbacks] = [this.limit, 0, 0];
 	}
 
 	private grow(): void {
-		this.current = Math.min(this.ceiling, this.current + 1);
+		this.limit = Math.min(this.ceiling, this.limit + 1);
 	}
 }

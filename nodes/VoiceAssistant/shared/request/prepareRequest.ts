@@ -1,6 +1,6 @@
 // The preSend of every operation: the item joins its run (item 0 of a node run starts it, the
 // others join it while n8n's loop is on, the send step finds it again), then its request is built
-// and checked against the spec, without awaiting anything.
+// and checked against the spec, and its Max Requests per Second read, without awaiting anything.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,
@@ -8,9 +8,9 @@ import type {
 	PreSendAction,
 } from 'n8n-workflow';
 import { keepForDryRun } from '../dryRun';
-import { readRequestPolicy } from '../requestPolicy';
+import { readMaxRequestsPerSecond, readRequestPolicy } from '../requestPolicy';
 import { buildRequest, type RequestContract } from '../spec/contract';
-import { invalidInputError } from '../spec/validation';
+import { invalidInputError, problemFromText } from '../spec/validation';
 import { ItemLoop } from './itemLoop';
 import { readBatching, readLoopItem, type LoopItem } from './n8nAdapter';
 import { Run } from './run';
@@ -67,23 +67,28 @@ function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLo
 
 /**
  * The preSend hook of an operation: joins the run and builds the request, checked against the
- * spec. It never awaits: n8n calls every item's preSend inside its item loop, and the run sends
- * nothing until the loop is over, so one invalid item (without Continue On Fail) means nothing is
- * sent. With Continue On Fail the invalid item alone fails, without a request.
+ * spec, and reads the item's Max Requests per Second (the run keeps the lowest). It never awaits:
+ * n8n calls every item's preSend inside its item loop, and the run sends nothing until the loop is
+ * over, so one invalid item (without Continue On Fail) means nothing is sent. With Continue On
+ * Fail the invalid item alone fails, without a request.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
 		const { run, item } = joinRun(this, options);
 		run.loop.itemPrepared(item.itemIndex);
 		const built = buildRequest(contract, options, this);
-		if (!('problems' in built)) {
+		const ownRate = readMaxRequestsPerSecond(this);
+		run.lowerOwnRate(ownRate.perSecond);
+		const problems = 'problems' in built ? built.problems : [];
+		if (ownRate.problem) problems.push(problemFromText(ownRate.problem));
+		if (!('problems' in built) && problems.length === 0) {
 			if (contract.body) options.body = built.body;
 			options.qs = built.qs;
 			return options;
 		}
 		// Dry Run (shared/dryRun.ts): the problems go to the item's output; nothing fails, nothing is sent.
-		if (keepForDryRun(this, options, built.problems)) return options;
-		const error = invalidInputError(item.node, built.problems, item.itemIndex);
+		if (keepForDryRun(this, options, problems)) return options;
+		const error = invalidInputError(item.node, problems, item.itemIndex);
 		if (item.failuresBecomeItems) {
 			run.invalidItems.set(item.itemIndex, error);
 			return options;

@@ -4,7 +4,10 @@ import { clock } from '../clock';
 
 /** n8n pauses between batches while preparing, and the node sends nothing before every item is prepared. */
 const BATCHING_ADVICE =
-	". n8n's Batching held back the first request until the last batch was prepared: to space requests, set Max Requests per Second (Options) and turn Batching off";
+	". n8n's Batching held requests back (the node sends once n8n prepared the last batch): to space requests, set the credential's Rate Limit and turn Batching off";
+
+/** Held back for less than this is not worth a word. */
+const WORTH_SAYING_MS = 50;
 
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;
@@ -13,8 +16,43 @@ export interface ProgressFigures {
 	/** The limit on requests in flight now, and the most requests that were in flight at once. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;
-	/** The rate while the run is paced to a rate limit, the lowest of the run, and the attempts waiting for their turn. */
-	rate: () => { now: number | undefined; lowest: number | undefined; waiting: number };
+	/** The account's rate now, and the attempts waiting for their turn. */
+	rate: () => { now: number | undefined; waiting: number };
+	heldBack: () => HeldBack & { setRate?: number; ownRate?: number };
+}
+
+/**
+ * What held a run back: its account's rate (set on the credential, or learned: its lowest), its
+ * own Max Requests per Second, the account's Retry-After pauses while it ran (ms); whether n8n's
+ * Batching held a request back.
+ */
+export interface HeldBack {
+	rateMs: number;
+	ownMs: number;
+	pauseMs: number;
+	lowestLearned?: number;
+	batching: boolean;
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+const perSecond = (rate: number) =>
+	`${rate >= 10 ? Math.round(rate) : Number(rate.toFixed(2))} requests/s`;
+
+/** The words of what held the run back, each opening with a comma. */
+function heldBackWords(held: HeldBack & { setRate?: number; ownRate?: number }): string {
+	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setRate, ownRate } = held;
+	const words: string[] = [];
+	const bySet = setRate !== undefined && (learned === undefined || learned >= setRate);
+	const rate = bySet
+		? `${perSecond(setRate)}, set on the credential`
+		: `learned from the service's 429 answers, down to ${perSecond(learned ?? 0)}`;
+	if (rateMs >= WORTH_SAYING_MS || learned !== undefined)
+		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);
+	if (ownMs >= WORTH_SAYING_MS && ownRate !== undefined)
+		words.push(`held back ${seconds(ownMs)} s by Max Requests per Second (${perSecond(ownRate)})`);
+	if (pauseMs > 0) words.push(`paused ${seconds(pauseMs)} s as the service asked (Retry-After)`);
+	const advice = held.batching && setRate === undefined && ownRate === undefined;
+	return words.map((word) => `, ${word}`).join('') + (advice ? BATCHING_ADVICE : '');
 }
 
 /**
@@ -62,9 +100,7 @@ export class Progress {
 	private logProgress(): void {
 		const { now: rate, waiting } = this.figures.rate();
 		const paced =
-			rate === undefined
-				? ''
-				: `, paced at ${Math.round(rate)} requests/s (${waiting} waiting for their turn)`;
+			rate === undefined ? '' : `, paced at ${perSecond(rate)} (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);
@@ -73,16 +109,11 @@ export class Progress {
 	private summarized = false;
 
 	/** Once per run: when every item has its outcome, or when the run ends before. */
-	logSummary(how: string, batching = false): void {
+	logSummary(how: string): void {
 		if (this.summarized) return;
 		this.summarized = true;
-		const lowest = this.figures.rate().lowest;
-		const paced =
-			lowest === undefined
-				? ''
-				: `, paced to the service's rate limit (down to ${Math.round(lowest)} requests/s)`;
 		this.logger.info(
-			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${((clock.now() - this.startedAt) / 1000).toFixed(1)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${paced}${batching ? BATCHING_ADVICE : ''}`,
+			`Voice Assistant "${this.nodeName}": ${how}: ${this.total} items in ${seconds(clock.now() - this.startedAt)} s: ${this.succeeded} succeeded, ${this.failed} failed, ${this.retries} retries, up to ${this.figures.concurrency().peak} requests in flight${heldBackWords(this.figures.heldBack())}`,
 		);
 	}
 }

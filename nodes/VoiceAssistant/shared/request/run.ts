@@ -1,17 +1,19 @@
 // The Run: n8n's loop over the items of one node run, from the first preSend to the last outcome,
-// with what its items share (limit, deadlines, pace, stop and cancel) and its lifecycle.
+// with what its items share (its window, deadlines, its account's admission, stop and cancel) and
+// its lifecycle.
 import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import { Progress } from './progress';
+import { Progress, type HeldBack } from './progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
-import { joinAccountPace, leaveAccountPace, type AccountPace } from './accountPace';
+import { joinAdmission, type AccountAdmission, type Member } from './admission';
 import { AttemptFeedback } from './attemptFeedback';
 import { ConcurrencyLimit } from './concurrencyLimit';
 import { Deadlines } from './deadlines';
 import { Limiter } from './limiter';
 import type { ItemLoop } from './itemLoop';
+import { StartSchedule } from './schedule';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
@@ -25,7 +27,7 @@ type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
  * 2. sending, once the loop is over (`maySend`); if n8n's loop threw, the run is abandoned
  *    and sends nothing;
  * 3. ended (`end`), when every prepared item has its outcome, or when it is abandoned or
- *    cancelled: it leaves the account pace and its signal aborts, so whatever waits sends nothing.
+ *    cancelled: it leaves its account's admission and its signal aborts, so whatever waits sends nothing.
  * A stop (an item failed without Continue On Fail) aborts the signal too: every wait leaves, and
  * the check right before each attempt lets no request start after it.
  */
@@ -41,7 +43,15 @@ export class Run {
 	readonly deadlines = new Deadlines(this.over.signal);
 	private readonly limit: ConcurrencyLimit | undefined;
 	private readonly feedback: AttemptFeedback;
-	private accountPace: AccountPace | undefined;
+	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
+	private admission: AccountAdmission | undefined;
+	private member: (Member & { account: string }) | undefined;
+	/** The node's own Max Requests per Second, the lowest its items give: the run's own turns come first, in order. */
+	private ownRate: number | undefined;
+	private readonly own = new StartSchedule();
+	private ownTurns = Promise.resolve();
+	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
+	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
 	private readyAt: number | undefined;
 
 	/** Items that get an outcome: the prepared ones, once n8n's loop is over. */
@@ -79,11 +89,8 @@ export class Run {
 				peak: this.limiter.peak,
 			}),
 			inFlight: () => this.limiter.inUse - this.turnWaiting,
-			rate: () => ({
-				now: this.accountPace?.pacer.rate,
-				lowest: this.feedback.lowestRate,
-				waiting: this.turnWaiting,
-			}),
+			rate: () => ({ now: this.admission?.rate, waiting: this.turnWaiting }),
+			heldBack: () => ({ ...this.held, setRate: this.member?.setRate, ownRate: this.ownRate }),
 		});
 		const cancel = () => this.end('cancelled');
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
@@ -116,38 +123,57 @@ export class Run {
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context).then((target) => {
-			this.joinPace(accountOf(target.root, target.apiKey));
+			const account = accountOf(target.root, target.apiKey);
+			this.member = { account, setRate: target.rate, held: this.held };
 			return target;
 		});
 		return await this.target;
 	}
 
-	/** In automatic mode or with Max Requests per Second, a run that sends takes turns at its account's pace until it ends. */
-	private joinPace(account: string): void {
-		const { maxRequestsPerSecond } = this.policy;
-		if ((this.limit || maxRequestsPerSecond) && !this.ending && !this.accountPace)
-			this.accountPace = joinAccountPace(account, this, maxRequestsPerSecond);
+	/** An item's Max Requests per Second: the run keeps the lowest (read before anything is sent). */
+	lowerOwnRate(perSecond: number | undefined): void {
+		if (perSecond !== undefined) this.ownRate = Math.min(this.ownRate ?? Infinity, perSecond);
 	}
 
 	/**
 	 * Waits for this attempt's turn: n8n's Batching (a batch per interval after the run is ready),
-	 * then the account's pace. It ends early on a stop, a cancel or the run's end: the caller checks
-	 * the signal right before it sends, so no request starts after one, however long it waited.
+	 * the run's own rate, then its account's admission. It ends early on a stop, a cancel or the
+	 * run's end: the caller checks the signal right before it sends, so no request starts after one.
 	 */
 	async waitForTurn(): Promise<void> {
 		const turn = this.turns++;
 		const due = this.readyAt === undefined ? undefined : this.loop.batchDue(turn, this.readyAt);
-		if (due !== undefined && due > clock.now()) await wait(due - clock.now(), this.signal);
-		if (this.accountPace && !this.signal.aborted) {
-			this.turnWaiting++;
-			await this.accountPace.gate.turn(this, this.signal);
-			this.turnWaiting--;
+		if (due !== undefined && due > clock.now()) {
+			this.held.batching = true;
+			await wait(due - clock.now(), this.signal);
 		}
+		if (this.signal.aborted || !this.member) return;
+		this.admission ??= joinAdmission(this.member.account, this.member);
+		this.turnWaiting++;
+		if (this.ownRate === undefined) await this.admission.turn(this.member, this.signal);
+		else await (this.ownTurns = this.ownTurns.then(async () => await this.ownTurn()));
+		this.turnWaiting--;
+		const learned = this.admission.pacer.rate;
+		if (learned !== undefined)
+			this.held.lowestLearned = Math.min(this.held.lowestLearned ?? learned, learned);
+	}
+
+	/** Its own turn, then the account's: the run's own starts keep its own rate. */
+	private async ownTurn(): Promise<void> {
+		const [from, ms] = [clock.now(), this.own.nextTurnIn(this.ownRate)];
+		if (ms > 0 && (await wait(ms, this.signal))) this.held.ownMs += clock.now() - from;
+		await this.admission?.turn(this.member as Member, this.signal);
+		if (!this.signal.aborted) this.own.take(this.ownRate);
 	}
 
 	/** How an attempt ended, and how long it took. */
 	attemptEnded(end: AttemptEnd, tookMs: number): void {
-		this.feedback.onAttemptEnd(end, this.accountPace?.pacer, tookMs);
+		this.feedback.onAttemptEnd(end, this.admission?.pacer, tookMs);
+	}
+
+	/** The service asked to wait (Retry-After) and the item does: so does every request of the account. */
+	pauseAccount(ms: number): void {
+		this.admission?.pause(ms);
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */
@@ -173,7 +199,7 @@ export class Run {
 		this.over.abort();
 		this.stopListening();
 		this.loop.stopWatching();
-		if (this.accountPace) leaveAccountPace(this.accountPace, this);
+		if (this.admission) this.admission.leave(this.member as Member);
 		const skipped = this.loop.total - this.loop.preparedCount;
 		const how = {
 			abandoned: `abandoned after n8n prepared ${this.loop.preparedCount} of ${this.loop.total} items, nothing sent`,
@@ -181,6 +207,8 @@ export class Run {
 			stopped: 'stopped',
 			cancelled: 'cancelled',
 		}[ending];
-		this.progress.logSummary(how, this.loop.batching !== undefined);
+		const { batching } = this.loop;
+		if (batching && this.loop.total > batching.size) this.held.batching = true;
+		this.progress.logSummary(how);
 	}
 }

@@ -147,6 +147,8 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			return result;
 		}
 		if (!decision.guided) unguidedRetries++;
+		// A wait the service asked for holds every request of the account (Retry-After).
+		else run.pauseAccount(decision.delayMs);
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
 		waitedMs += decision.delayMs;
 		run.progress.retryWaitStarted();

@@ -1,0 +1,50 @@
+// A rate's start schedule: at most that many requests start in any second, evenly spaced. The
+// account's rate keeps one, and so does a run's own Max Requests per Second.
+import { clock } from '../clock';
+
+/** The second a service counts requests in (and the pacer judges its rate in). */
+export const WINDOW_MS = 1000;
+/** Starts are spaced this much wider than the rate: a request reaches the service a few ms after it leaves. */
+export const MARGIN = 1.01;
+/** A turn a late timer missed is made up to this much later: the rate is kept, not just approached. */
+export const CATCH_UP_MS = 25;
+
+/** `rate` a second (0.5: one every 2.02 s): at most `count` starts in any `spanMs`, `spacingMs` apart. */
+function windowOf(rate: number) {
+	const [spacingMs, count] = [(WINDOW_MS * MARGIN) / rate, Math.max(1, Math.floor(rate))];
+	return { count, spanMs: count * spacingMs, spacingMs };
+}
+
+export class StartSchedule {
+	/** The starts of the last span at `rate`, oldest first, and when the next one is due. */
+	private starts: number[] = [];
+	private rate: number | undefined;
+	private nextAt = 0;
+
+	/** How long until a request may start at `rate` a second (0: now, and always without a rate). */
+	nextTurnIn(rate: number | undefined): number {
+		if (rate === undefined) return 0;
+		const now = clock.now();
+		const { count, spanMs } = windowOf(rate);
+		const starts = (this.starts = this.starts.filter((start) => start > now - spanMs));
+		const full = starts.length >= count ? starts[starts.length - count] + spanMs : 0;
+		return Math.max(0, Math.ceil(Math.max(full, this.nextAt) - now));
+	}
+
+	/** A request starts now under `rate`; without one nothing is kept. */
+	take(rate: number | undefined): void {
+		if (rate === undefined) return;
+		const now = clock.now();
+		// A new rate holds from now on: a lower one does not pause for the starts the last one allowed.
+		if (rate !== this.rate) [this.starts, this.rate] = [[], rate];
+		this.starts.push(now);
+		// A turn at most CATCH_UP_MS late keeps the schedule; after an idle spell it starts anew.
+		const due = this.nextAt >= now - CATCH_UP_MS ? this.nextAt : now;
+		this.nextAt = due + windowOf(rate).spacingMs;
+	}
+
+	/** When the starts kept stop holding a request back: a span after the last, or when the next is due. */
+	get quietAt(): number {
+		return Math.max(this.nextAt, (this.starts[this.starts.length - 1] ?? 0) + WINDOW_MS * MARGIN);
+	}
+}

@@ -1,0 +1,108 @@
+/**
+ * A rate's start schedule (shared/request/schedule.ts): at most that many starts in any second (a
+ * span of 1,010 ms per rate), evenly spaced, fractions too, on a fake clock driven by fast-check.
+ * The schedule as the account's admission and a node's own rate use it, in n8n's engine over
+ * HTTP: test/admission.test.ts.
+ */
+import fc from 'fast-check';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
+import {
+	CATCH_UP_MS,
+	MARGIN,
+	StartSchedule,
+	WINDOW_MS,
+} from '../nodes/VoiceAssistant/shared/request/schedule';
+import { mostInWindow } from './helpers/arrivals';
+
+let now = 1_000_000;
+const fakeClock = { now: () => now, sleep: realClock.sleep };
+
+/** What a rate allows: `count` starts in any `spanMs`, each `spacingMs` after the one before. */
+const allowed = (rate: number) => {
+	const count = Math.max(1, Math.floor(rate));
+	const spacingMs = (WINDOW_MS * MARGIN) / rate;
+	return { count, spanMs: count * spacingMs, spacingMs };
+};
+
+const rateArb = fc.oneof(
+	fc.integer({ min: 1, max: 300 }),
+	fc.double({ min: 0.05, max: 20, noNaN: true }),
+);
+
+describe('StartSchedule, on a fake clock', () => {
+	beforeEach(() => useClock(fakeClock));
+	afterEach(() => useClock(realClock));
+
+	it('never lets more than the rate start in any span (a second and a margin per rate), fractions too; each start waits at most a spacing and the catch-up behind the one before', () => {
+		fc.assert(
+			fc.property(
+				rateArb,
+				fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 600 }),
+				(rate, gaps) => {
+					const schedule = new StartSchedule();
+					const { count, spanMs, spacingMs } = allowed(rate);
+					const starts: number[] = [];
+					for (const gap of gaps) {
+						now += gap; // a request arrives
+						const wait = schedule.nextTurnIn(rate);
+						expect(wait).toBeLessThanOrEqual(Math.ceil(spacingMs) + CATCH_UP_MS);
+						now += wait;
+						expect(schedule.nextTurnIn(rate)).toBe(0);
+						schedule.take(rate);
+						starts.push(now);
+					}
+					expect(mostInWindow(starts, spanMs)).toBeLessThanOrEqual(count);
+				},
+			),
+		);
+	});
+
+	it('0.5 a second is one start every 2.02 s', () => {
+		const schedule = new StartSchedule();
+		schedule.take(0.5);
+		now += 2000;
+		expect(schedule.nextTurnIn(0.5)).toBe(20);
+	});
+
+	it('keeps its rate when timers fire late: a turn missed by a late timer is made up', () => {
+		const schedule = new StartSchedule();
+		const started = now;
+		let starts = 0;
+		while (now - started < 10_000) {
+			now += Math.max(1, schedule.nextTurnIn(200)) + 2; // every timer 2 ms late
+			schedule.take(200);
+			starts++;
+		}
+		// Without making up for it, 200 a second spaced 5.05 ms apart would be 28% fewer.
+		expect(starts / 10).toBeGreaterThan(0.99 * (200 / MARGIN));
+	});
+
+	it('a new rate holds from now on: a lower one does not pause for the starts the higher one allowed', () => {
+		const schedule = new StartSchedule();
+		for (let i = 0; i < 100; i++) {
+			now += schedule.nextTurnIn(100);
+			schedule.take(100);
+		}
+		// Counting the last span's starts, a rate of 50 would wait until 50 of them passed: half a second.
+		schedule.take(50);
+		expect(schedule.nextTurnIn(50)).toBeLessThanOrEqual(
+			allowed(100).spacingMs + allowed(50).spacingMs + 1,
+		);
+	});
+
+	it('without a rate it never holds a request back and keeps nothing', () => {
+		const schedule = new StartSchedule();
+		for (let i = 0; i < 100; i++) schedule.take(undefined);
+		expect(schedule.nextTurnIn(undefined)).toBe(0);
+		expect(schedule.quietAt).toBeLessThanOrEqual(now);
+	});
+
+	it('is quiet a span after its last start, or when the next one is due', () => {
+		const schedule = new StartSchedule();
+		schedule.take(10);
+		expect(schedule.quietAt).toBe(now + WINDOW_MS * MARGIN);
+		const slow = new StartSchedule();
+		slow.take(0.5);
+		expect(slow.quietAt).toBe(now + allowed(0.5).spacingMs);
+	});
+});
