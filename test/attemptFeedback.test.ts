@@ -4,7 +4,7 @@
  * answers against the real limit, limiter and pacer; no clock.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
-import { AttemptFeedback, pacerKind } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
+import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
@@ -100,7 +100,10 @@ describe('AttemptFeedback', () => {
 			'cut',
 			'not-connected',
 		];
-		expect(ends.map(pacerKind)).toEqual([
+		const pacer = new RatePacer();
+		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
+		tell(new AttemptFeedback(undefined, new Limiter(5)), pacer, ends);
+		expect(onAttemptEnd.mock.calls.map(([kind]) => kind)).toEqual([
 			...Array(4).fill('handled'),
 			'rate-limited',
 			...Array(5).fill('failed'),

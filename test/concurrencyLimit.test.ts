@@ -2,10 +2,8 @@
  * Automatic concurrency (shared/request/concurrencyLimit.ts): the limit driven by scripted
  * answers (no clock, no timing), and a run under a rate limit in n8n's engine.
  */
-import {
-	ConcurrencyLimit,
-	INITIAL_CONCURRENCY,
-} from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/requestPolicy';
 import { useSimulator } from './helpers/simulator';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 

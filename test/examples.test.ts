@@ -3,8 +3,10 @@
  * automatically, as the README advises, and a note that states how many requests run at once,
  * how far that grows or how often a request is retried states the node's defaults.
  */
-import { DEFAULT_REQUEST_POLICY } from '../nodes/VoiceAssistant/shared/requestPolicy';
-import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import {
+	INITIAL_CONCURRENCY,
+	readRequestPolicy,
+} from '../nodes/VoiceAssistant/shared/requestPolicy';
 import { NODE_TYPE } from '../tools/package-names';
 import { readExample, readExamples } from '../tools/repo';
 import type { Workflow } from '../tools/workflows';
@@ -29,12 +31,12 @@ const STATEMENTS: Array<{ what: string; pattern: RegExp; value: number }> = [
 	{
 		what: 'the most requests at once',
 		pattern: /Max Concurrent Requests\*?, ([\d,]+)/g,
-		value: DEFAULT_REQUEST_POLICY.maxConcurrency,
+		value: readRequestPolicy({}).maxConcurrency,
 	},
 	{
 		what: 'retries',
 		pattern: /retried, up to ([\d,]+) times/g,
-		value: DEFAULT_REQUEST_POLICY.maxRetries,
+		value: readRequestPolicy({}).maxRetries,
 	},
 ];
 

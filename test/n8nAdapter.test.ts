@@ -8,7 +8,7 @@
  * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
 import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
-import { nodeRunOf } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
+import { readLoopItem } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
 import { useSimulator } from './helpers/simulator';
 import { callAsTool, nodeRuns, runNode } from './helpers/runNode';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
@@ -76,9 +76,13 @@ function contextOf(
 		getNode: () => node,
 		getItemIndex: () => itemIndex,
 		getExecuteData: () => executeData,
+		continueOnFail: () => false,
 		inputData,
 	} as unknown as IExecuteSingleFunctions;
 }
+
+/** The node run readLoopItem names for an item. */
+const nodeRunIn = (context: IExecuteSingleFunctions) => readLoopItem(context).nodeRun;
 
 describe('the node run an item belongs to', () => {
 	const node = { name: 'Voice Assistant', type: 'voiceAssistant' } as INode;
@@ -86,26 +90,26 @@ describe('the node run an item belongs to', () => {
 
 	it('a node run n8n scheduled: its execute data, the same on every try of Retry On Fail', () => {
 		const executeData = { node, data: items };
-		expect(nodeRunOf(contextOf(node, 0, executeData, items))).toBe(executeData);
-		expect(nodeRunOf(contextOf(node, 1, executeData, items))).toBe(executeData);
+		expect(nodeRunIn(contextOf(node, 0, executeData, items))).toBe(executeData);
+		expect(nodeRunIn(contextOf(node, 1, executeData, items))).toBe(executeData);
 	});
 
 	it("a tool call inside an agent's run: the call's arguments, shared by its tries and no other call", () => {
 		const agent = { node: { name: 'AI Agent' } };
 		const [first, second] = [{ phone: '+1' }, { phone: '+1' }];
 		const tryOf = (args: object) => contextOf(node, 0, agent, { ai_tool: [[{ json: args }]] });
-		expect(nodeRunOf(tryOf(first))).toBe(first);
-		expect(nodeRunOf(tryOf(first))).toBe(nodeRunOf(tryOf(first)));
-		expect(nodeRunOf(tryOf(second))).not.toBe(nodeRunOf(tryOf(first)));
+		expect(nodeRunIn(tryOf(first))).toBe(first);
+		expect(nodeRunIn(tryOf(first))).toBe(nodeRunIn(tryOf(first)));
+		expect(nodeRunIn(tryOf(second))).not.toBe(nodeRunIn(tryOf(first)));
 	});
 
 	it('without execute data: the loop input every item of the loop shares (not each item its own run)', () => {
-		expect(nodeRunOf(contextOf(node, 0, undefined, items))).toBe(items);
-		expect(nodeRunOf(contextOf(node, 1, undefined, items))).toBe(items);
+		expect(nodeRunIn(contextOf(node, 0, undefined, items))).toBe(items);
+		expect(nodeRunIn(contextOf(node, 1, undefined, items))).toBe(items);
 	});
 
 	it('with neither: a clear error, nothing sent', () => {
-		expect(() => nodeRunOf(contextOf(node, 3, undefined, undefined))).toThrow(
+		expect(() => nodeRunIn(contextOf(node, 3, undefined, undefined))).toThrow(
 			'This n8n version runs the node in a way it does not know',
 		);
 	});

@@ -5,7 +5,7 @@
  */
 import { parseRetryAfter, ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
 import { decideRetry } from '../nodes/VoiceAssistant/shared/request/retry';
-import { DEFAULT_REQUEST_POLICY } from '../nodes/VoiceAssistant/shared/requestPolicy';
+import { readRequestPolicy } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {
 	const now = Date.parse('2026-11-25T12:00:00Z');
@@ -29,7 +29,7 @@ describe('Retry-After', () => {
 });
 
 describe('retry decision', () => {
-	const policy = { ...DEFAULT_REQUEST_POLICY, maxRetries: 3, maxRetryWaitMs: 10_000 };
+	const policy = { ...readRequestPolicy({}), maxRetries: 3, maxRetryWaitMs: 10_000 };
 
 	it('uses Retry-After when given, backoff otherwise', () => {
 		expect(decideRetry(policy, ruleOf('rate-limited', 'PUT'), 0, 0, 2000)).toEqual({

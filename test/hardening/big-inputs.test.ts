@@ -2,7 +2,7 @@
  * Big inputs in one run: a knowledge base of 20,000 pairs, 2,000 contact updates. No timing
  * assertions: the jest timeouts below are the bound.
  */
-import { DEFAULT_REQUEST_POLICY } from '../../nodes/VoiceAssistant/shared/requestPolicy';
+import { readRequestPolicy } from '../../nodes/VoiceAssistant/shared/requestPolicy';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 import { knowledgeBaseJsonFromItem, run, segmentContactFromItem, useSimulator } from './support';
 
@@ -90,7 +90,7 @@ describe('2,000 contact updates in one run', () => {
 				const { id, email, ...required } = json;
 				expect(sim().data.contacts[id]).toEqual(email ? { ...required, email } : required);
 			}
-			expect(sim().stats.maxInFlight).toBeLessThanOrEqual(DEFAULT_REQUEST_POLICY.maxConcurrency);
+			expect(sim().stats.maxInFlight).toBeLessThanOrEqual(readRequestPolicy({}).maxConcurrency);
 		},
 		60_000,
 	);

@@ -11,7 +11,6 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
-import type { FieldMap } from '../../nodes/VoiceAssistant/shared/spec/fields';
 import {
 	CONTACT_FIELDS,
 	PLAYGROUND_CALL_FIELDS,
@@ -47,7 +46,7 @@ const json = (field: string) => `={{ $json.${field} }}`;
 
 /** Each API property a field map sends, with the node parameter (dotted in a collection) it is read from. */
 export function sentProperties(
-	map: FieldMap,
+	map: typeof CONTACT_FIELDS,
 	prefix = '',
 ): Array<{ parameter: string; property: string }> {
 	return Object.entries(map).flatMap(([parameter, target]) =>

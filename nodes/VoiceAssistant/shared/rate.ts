@@ -5,7 +5,7 @@
  * same rule, and one that gives nothing (a missing column) is a problem, never silently none.
  */
 
-export type RateUnit = 'second' | 'minute';
+type RateUnit = 'second' | 'minute';
 
 const SECONDS_PER: Record<RateUnit, number> = { second: 1, minute: 60 };
 

@@ -5,6 +5,9 @@ import { isUnset } from './spec/coerce';
 // The request policy: how a run sends (concurrency, retries, waits), read from the node's
 // "Options" collection, which is declared here too, and the node's own Max Requests per Second.
 
+/** Requests in flight when a run starts in automatic mode: a service answering in 100 ms sees about 320 a second. */
+export const INITIAL_CONCURRENCY = 32;
+
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
 	maxConcurrency: number;
@@ -94,8 +97,7 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'adaptiveConcurrency',
 			type: 'boolean',
 			default: true,
-			description:
-				"Whether to start with 32 requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace the account's requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).",
+			description: `Whether to start with ${INITIAL_CONCURRENCY} requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace the account's requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).`,
 		},
 		{
 			displayName: 'Max Concurrent Requests',
@@ -169,7 +171,7 @@ function optionNamed(name: string): INodeProperties {
 }
 
 /** The defaults shown in the UI are the ones applied when an option is not set. */
-export const DEFAULT_REQUEST_POLICY: RequestPolicy = {
+const DEFAULT_REQUEST_POLICY: RequestPolicy = {
 	maxConcurrency: optionNamed('maxConcurrency').default as number,
 	adaptiveConcurrency: optionNamed('adaptiveConcurrency').default as boolean,
 	retry: optionNamed('retryOnFailure').default as boolean,

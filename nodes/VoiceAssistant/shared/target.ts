@@ -37,7 +37,7 @@ function hostMatches(hostname: string, pattern: string): boolean {
  * blocks the HTTP Request node, not the credential's own node (n8n's rule for a node that owns
  * its credential).
  */
-export function domainRefusal(root: string, credential: IDataObject): string | undefined {
+function domainRefusal(root: string, credential: IDataObject): string | undefined {
 	if (credential.allowedHttpRequestDomains !== 'domains') return undefined;
 	const allowed =
 		typeof credential.allowedDomains === 'string' ? credential.allowedDomains.trim() : '';

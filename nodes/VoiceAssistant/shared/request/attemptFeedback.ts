@@ -10,7 +10,7 @@ const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
 
 /** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */
-export function isPushback(end: AttemptEnd): boolean {
+function isPushback(end: AttemptEnd): boolean {
 	return end === 'rate-limited' || end === 'unavailable' || end === 'timeout';
 }
 
@@ -23,7 +23,7 @@ const HANDLED: ReadonlySet<AttemptEnd> = new Set([
 ]);
 
 /** How the pacer counts an attempt's end. */
-export function pacerKind(end: AttemptEnd): PacerKind {
+function pacerKind(end: AttemptEnd): PacerKind {
 	if (HANDLED.has(end)) return 'handled';
 	return end === 'rate-limited' ? 'rate-limited' : 'failed';
 }

@@ -1,8 +1,7 @@
 // The automatic limit of a run's window (Adapt Concurrency): additive increase, multiplicative
 // decrease, moved by the ends of the run's attempts. Pure: no clock, no I/O.
+import { INITIAL_CONCURRENCY } from '../requestPolicy';
 
-/** Requests in flight when a run starts: a service answering in 100 ms sees about 320 a second. */
-export const INITIAL_CONCURRENCY = 32;
 /** More pushback than this share in a round halves the limit; less is a busy service's noise. */
 const PUSHBACK_SHARE_TO_CUT = 0.5;
 /** Slow start ends once even a round's fastest answer takes this many times the run's fastest, and this much more: requests queue. */

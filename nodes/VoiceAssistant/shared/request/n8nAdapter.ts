@@ -68,7 +68,7 @@ function loopInput(context: IExecuteSingleFunctions): LoopInput | undefined {
  * for a tool call inside an agent's run, whose execute data is the agent's, the call's arguments
  * object; otherwise (no known n8n) the loop's input, which every item of one loop shares.
  */
-export function nodeRunOf(context: IExecuteSingleFunctions): object {
+function nodeRunOf(context: IExecuteSingleFunctions): object {
 	const executeData = context.getExecuteData?.();
 	if (executeData?.node?.name === context.getNode().name) return executeData;
 	const input = loopInput(context);

@@ -12,7 +12,7 @@ const WORTH_SAYING_MS = 50;
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;
 
-export interface ProgressFigures {
+interface ProgressFigures {
 	/** The limit on requests in flight now, and the most requests that were in flight at once. */
 	concurrency: () => { now: number; peak: number };
 	inFlight: () => number;

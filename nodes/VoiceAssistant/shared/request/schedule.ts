@@ -7,7 +7,7 @@ export const WINDOW_MS = 1000;
 /** Starts are spaced this much wider than the rate: a request reaches the service a few ms after it leaves. */
 export const MARGIN = 1.01;
 /** A turn a late timer missed is made up to this much later: the rate is kept, not just approached. */
-export const CATCH_UP_MS = 25;
+const CATCH_UP_MS = 25;
 
 /** `rate` a second (0.5: one every 2.02 s): at most `count` starts in any `spanMs`, `spacingMs` apart. */
 function windowOf(rate: number) {

@@ -7,7 +7,7 @@ import type { IDataObject } from 'n8n-workflow';
  */
 
 /** A number typed into a text field (a phone, an id) means its digits. */
-export function asText(value: unknown): unknown {
+function asText(value: unknown): unknown {
 	return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
 }
 

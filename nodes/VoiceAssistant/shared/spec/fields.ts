@@ -13,7 +13,7 @@ import type { IDataObject, IExecuteSingleFunctions } from 'n8n-workflow';
  * evaluation is the bulk of a mapped item's cost: a field mapped by an expression costs 4
  * evaluations per item when routed, 3 when read here (2 on n8n 2.8 and 1.x either way).
  */
-export interface FieldMap {
+interface FieldMap {
 	readonly [parameter: string]: string | FieldMap;
 }
 
