@@ -62,6 +62,27 @@ describe('switches from expressions', () => {
 		}
 	});
 
+	it.each([' TRUE ', 'false', 'no', 1])(
+		'Get Many reads its switches as the Options do: Return All %j',
+		async (value) => {
+			const accepted = readRequestPolicy({ retryOnFailure: value }).problem === undefined;
+			const { error, outputs } = await run({
+				resource: 'assistant',
+				operation: 'getAll',
+				returnAll: value,
+				limit: 1,
+			});
+			if (accepted) {
+				expect(error).toBeUndefined();
+				expect(outputs[0].length).toBeGreaterThan(0);
+				expect(sim().requests).toHaveLength(1);
+			} else {
+				expect(error?.message).toMatch(/"Return All" must be true or false/);
+				expect(sim().requests).toHaveLength(0);
+			}
+		},
+	);
+
 	it('a refused switch sends nothing and names the option', async () => {
 		const { error } = await run({
 			...segmentContactParameters,

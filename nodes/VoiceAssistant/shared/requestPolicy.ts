@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { readRate } from './rate';
-import { isUnset } from './spec/coerce';
+import { isUnset, readSwitch } from './spec/coerce';
 
 // The request policy: how a run sends (concurrency, retries, waits), read from the node's
 // "Options" collection, which is declared here too, and the node's own Max Requests per Second.
@@ -44,17 +44,12 @@ function readWholeNumber(
 
 type FlagOption = 'adaptiveConcurrency' | 'retryOnFailure';
 
-/**
- * A switch from the UI, or from an expression: true or false, as such or as text in any case.
- * Anything else (0, "no", "off") is refused: read as on, it would retry or adapt against the
- * user's intent.
- */
+/** An on/off option (readSwitch); anything else is refused, naming the option. */
 function readFlag(options: IDataObject, name: FlagOption): { value?: boolean; problem?: string } {
 	const given = options[name];
 	if (isUnset(given)) return {};
-	if (typeof given === 'boolean') return { value: given };
-	const text = typeof given === 'string' ? given.trim().toLowerCase() : undefined;
-	if (text === 'true' || text === 'false') return { value: text === 'true' };
+	const value = readSwitch(given);
+	if (value !== undefined) return { value };
 	return {
 		problem: `"${optionNamed(name).displayName}" (Options) must be true or false, not ${JSON.stringify(given)}`,
 	};

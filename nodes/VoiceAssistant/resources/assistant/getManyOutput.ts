@@ -5,7 +5,7 @@ import type {
 	INodeExecutionData,
 } from 'n8n-workflow';
 import { assistantId, assistantList } from '../../shared/assistants';
-import { isUnset } from '../../shared/spec/coerce';
+import { isUnset, readSwitch } from '../../shared/spec/coerce';
 import {
 	ASSISTANT_ID_FIELDS,
 	ASSISTANT_LANGUAGES,
@@ -37,13 +37,6 @@ interface ListOptions {
 	language?: string;
 }
 
-/** A boolean from the UI, or from an expression or an AI agent that wrote it as text. */
-function flag(value: unknown): boolean | undefined {
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	return undefined;
-}
-
 /** A filter value: the spec's code in any case, or (for languages) the language's English name. */
 function matchCode(
 	value: unknown,
@@ -63,9 +56,9 @@ function readListOptions(context: IExecuteSingleFunctions): {
 	problems: string[];
 } {
 	const problems: string[] = [];
-	const returnAll = flag(context.getNodeParameter('returnAll', false));
+	const returnAll = readSwitch(context.getNodeParameter('returnAll', false));
 	if (returnAll === undefined) problems.push('"Return All" must be true or false');
-	const simplifyOutput = flag(context.getNodeParameter('simplify', true));
+	const simplifyOutput = readSwitch(context.getNodeParameter('simplify', true));
 	if (simplifyOutput === undefined) problems.push('"Simplify" must be true or false');
 	let limit = Infinity;
 	if (returnAll === false) {

@@ -20,6 +20,17 @@ export function textFields(body: IDataObject, fields: readonly string[]): IDataO
 	return result;
 }
 
+/**
+ * A switch from the UI or an expression: true or false, as such or as text in any case and
+ * spacing (" TRUE "); anything else (0, "no", "off") is not a switch (undefined), for the caller
+ * to refuse: read as on or off, it would act against the user's intent.
+ */
+export function readSwitch(value: unknown): boolean | undefined {
+	if (typeof value === 'boolean') return value;
+	const text = typeof value === 'string' ? value.trim().toLowerCase() : undefined;
+	return text === 'true' || text === 'false' ? text === 'true' : undefined;
+}
+
 /** An optional value that is not set: missing, null (an empty CRM cell), empty or only whitespace. */
 export function isUnset(value: unknown): boolean {
 	return (
