@@ -3,7 +3,8 @@
  * reads are the node's (n8n's error constructors rewrite messages that contain an error code); an
  * item that was sent says so when another item stops the run; no exception escapes it.
  */
-import { runNode } from './helpers/runNode';
+import { RoutingNode } from 'n8n-core';
+import { nodeRuns, runNode } from './helpers/runNode';
 import * as failureModel from '../nodes/VoiceAssistant/shared/failureModel';
 import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
 import { useSimulator } from './helpers/simulator';
@@ -169,5 +170,57 @@ describe('the send step', () => {
 			);
 			expect(sim().ledger.applied).toHaveLength(1);
 		});
+	});
+
+	describe("an item settles only where n8n awaits it (its loop may still sleep in Batching's pause)", () => {
+		/** What happened to each item's request promise in n8n's loop (RoutingNode.makeRequest), in order. */
+		function watchItems(): { events: string[]; restore: () => void } {
+			const events: string[] = [];
+			// n8n-core's own method (private in its types): each item's request promise of its loop.
+			const routing = RoutingNode.prototype as unknown as {
+				makeRequest: (...args: unknown[]) => Promise<unknown>;
+			};
+			const makeRequest = routing.makeRequest;
+			const spy = jest.spyOn(routing, 'makeRequest').mockImplementation(function (
+				this: unknown,
+				...args
+			) {
+				const itemIndex = args[2];
+				events.push(`prepared ${itemIndex}`);
+				const promise = makeRequest.apply(this, args);
+				promise.then(
+					() => events.push(`resolved ${itemIndex}`),
+					() => events.push(`rejected ${itemIndex}`),
+				);
+				return promise;
+			});
+			return { events, restore: () => spy.mockRestore() };
+		}
+
+		it.each(['a cancel', 'an item failing'])(
+			'%s during a pause: no item rejects before n8n prepared the last one (and awaits them all)',
+			async (how) => {
+				if (how === 'an item failing') sim().failNext({ status: 400, body: { message: 'no' } });
+				const { events, restore } = watchItems();
+				try {
+					await runNode({
+						parameters: {
+							...byColumns,
+							requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 500 } } },
+						},
+						items: namedRows(6),
+						credentials: credentials(),
+						// During the first pause: n8n-core 2.8's loop sleeps on, then prepares the rest.
+						onStart: (cancel) => void (how === 'a cancel' && setTimeout(cancel, 200)),
+					});
+					await Promise.all(nodeRuns);
+				} finally {
+					restore();
+				}
+				const beforeLast = events.slice(0, events.indexOf('prepared 5'));
+				expect(beforeLast.filter((event) => event.startsWith('rejected'))).toEqual([]);
+				expect(events.filter((event) => event.startsWith('prepared'))).toHaveLength(6);
+			},
+		);
 	});
 });

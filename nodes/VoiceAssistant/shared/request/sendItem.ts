@@ -1,8 +1,9 @@
 // The send step of every operation: n8n's `pagination` request operation, the one hook of its
 // declarative engine that wraps an item's whole request. In order: wait until n8n's loop is over →
 // an earlier try's result, if n8n retries the node → a slot (limit) → the turn (pace) → attempt
-// (attempt.ts) → classify (failureModel) → retry → output. Nothing the item meets escapes as an
-// exception.
+// (attempt.ts) → classify (failureModel) → retry → output. Whatever the item meets, an exception
+// of the node's own included, ends as its output or its error: an error item where failures
+// become items, else the error n8n reports (never while n8n's loop may still be sleeping).
 import type {
 	DeclarativeRestApiSettings,
 	IExecutePaginationFunctions,
@@ -69,8 +70,10 @@ export async function sendItem(
 			run.earlierTries?.keepIf(ruleOf('cut', method).remember, item.itemIndex, { error: failed });
 	}
 	run.finishItem(false);
-	// n8n's loop threw: it reports its own error.
-	if (!failed) return [];
+	// n8n's loop threw: it reports its own error. After a cancel n8n keeps no output, and its loop
+	// may still sleep in a Batching pause (n8n-core 2.8), with nothing awaiting this item's
+	// promise yet: a rejection now would be unhandled. The item ends without one.
+	if (!failed || (run.cancelled && !item.failuresBecomeItems)) return [];
 	const error = redactError(failed, send.target?.apiKey);
 	if (item.failuresBecomeItems) return [errorItem(item, error)];
 	throw error;
