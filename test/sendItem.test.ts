@@ -197,10 +197,13 @@ describe('the send step', () => {
 			return { events, restore: () => spy.mockRestore() };
 		}
 
-		it.each(['a cancel', 'an item failing'])(
+		it.each(['a cancel', 'an item failing', 'an invalid item'])(
 			'%s during a pause: no item rejects before n8n prepared the last one (and awaits them all)',
 			async (how) => {
 				if (how === 'an item failing') sim().failNext({ status: 400, body: { message: 'no' } });
+				const items = namedRows(6);
+				// Item 1 has no last name: it fails in its preSend, inside n8n's loop.
+				if (how === 'an invalid item') items[1].json.last_name = '';
 				const { events, restore } = watchItems();
 				try {
 					await runNode({
@@ -208,7 +211,7 @@ describe('the send step', () => {
 							...byColumns,
 							requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 500 } } },
 						},
-						items: namedRows(6),
+						items,
 						credentials: credentials(),
 						// During the first pause: n8n-core 2.8's loop sleeps on, then prepares the rest.
 						onStart: (cancel) => void (how === 'a cancel' && setTimeout(cancel, 200)),

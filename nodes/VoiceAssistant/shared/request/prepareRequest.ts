@@ -67,10 +67,11 @@ function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLo
 
 /**
  * The preSend hook of an operation: joins the run and builds the request, checked against the
- * spec, and reads the item's Max Requests per Second (the run keeps the lowest). It never awaits:
- * n8n calls every item's preSend inside its item loop, and the run sends nothing until the loop is
- * over, so one invalid item (without Continue On Fail) means nothing is sent. With Continue On
- * Fail the invalid item alone fails, without a request.
+ * spec, and reads the item's Max Requests per Second (the run keeps the lowest). It awaits nothing
+ * before that: n8n calls every item's preSend inside its item loop, and the run sends nothing
+ * until the loop is over, so one invalid item (without Continue On Fail) means nothing is sent;
+ * its error is thrown once n8n's loop is over. With Continue On Fail the invalid item alone
+ * fails, without a request.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {
 	return async function (this: IExecuteSingleFunctions, options: IHttpRequestOptions) {
@@ -95,6 +96,9 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		}
 		run.stop(error, item.itemIndex);
 		run.finishItem(false);
+		// n8n awaits its items once its loop is over: a rejection during a Batching pause would be
+		// unhandled until then.
+		await run.loop.outcome;
 		throw error;
 	};
 }
