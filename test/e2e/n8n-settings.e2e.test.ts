@@ -88,6 +88,17 @@ describe.each(requestedVersions())(
 						contacts(3),
 						contactUpdate('Update'),
 					]),
+					workflow('vaRpBatchStop', 'e2e: stop during a Batching pause', [
+						manualTrigger(),
+						contacts(6),
+						{
+							...contactUpdate('Update'),
+							parameters: {
+								...contactUpdate('Update').parameters,
+								requestOptions: { batching: { batch: { batchSize: 2, batchInterval: 1500 } } },
+							},
+						},
+					]),
 				],
 			};
 		});
@@ -184,6 +195,31 @@ describe.each(requestedVersions())(
 			expect(received.filter((request) => request.status === 429)).toHaveLength(1);
 			const retried = received.filter((request) => request.receivedAt > stoppedAt);
 			expect(retried).toEqual([]);
+		});
+
+		test("an execution stopped during n8n's Batching pause: nothing sent, no rejection n8n leaves unhandled", async () => {
+			const { api } = n8n();
+			const logAt = n8n().log().length;
+			const executionId = await api.startManually(n8n().idOf('vaRpBatchStop'), 'Start');
+			// n8n prepared the first batch and sleeps 1.5 s before the next: stop within that pause.
+			await sleep(500);
+			await api.call('POST', `/rest/executions/${executionId}/stop`);
+			const execution = await poll(
+				'the stopped execution to end',
+				async () => {
+					const found = await api.call('GET', `/rest/executions/${executionId}`);
+					return found.finished || found.stoppedAt ? found : undefined;
+				},
+				{ everyMs: 50 },
+			);
+			expect(execution.status).toBe('canceled');
+			// n8n's loop sleeps on (two more pauses), then prepares the rest of the items.
+			await sleep(4000);
+			expect(await requests()).toEqual([]);
+			const log = n8n().log().slice(logAt);
+			expect(log).not.toMatch(/unhandled|handled asynchronously|The execution was cancelled/i);
+			// n8n still answers: nothing took its process down.
+			expect((await api.call('GET', `/rest/executions/${executionId}`)).status).toBe('canceled');
 		});
 	},
 );
