@@ -18,6 +18,7 @@ import {
 	workflow,
 } from './helpers';
 import { poll, sleep } from '../../tools/processes';
+import type { EditorApi } from '../../tools/n8n';
 
 const RESTRICTED = { id: 'vaRestrictedCr1', name: 'Voice Assistant (restricted)' };
 
@@ -40,6 +41,19 @@ const contacts = (count: number) =>
 	);
 
 const sim = useSimulatorProcess();
+
+/** Stops an execution as the editor's Stop button does; resolves with it once it has ended. */
+async function stop(api: EditorApi, executionId: string) {
+	await api.call('POST', `/rest/executions/${executionId}/stop`);
+	return await poll(
+		'the stopped execution to end',
+		async () => {
+			const found = await api.call('GET', `/rest/executions/${executionId}`);
+			return found.finished || found.stoppedAt ? found : undefined;
+		},
+		{ everyMs: 50 },
+	);
+}
 
 describe.each(requestedVersions())(
 	'n8n %s: Retry On Fail, Execute Once, Allowed HTTP Request Domains, a stop from the editor',
@@ -176,15 +190,7 @@ describe.each(requestedVersions())(
 			);
 
 			const stoppedAt = Date.now();
-			await api.call('POST', `/rest/executions/${executionId}/stop`);
-			const execution = await poll(
-				'the stopped execution to end',
-				async () => {
-					const found = await api.call('GET', `/rest/executions/${executionId}`);
-					return found.finished || found.stoppedAt ? found : undefined;
-				},
-				{ everyMs: 50 },
-			);
+			const execution = await stop(api, executionId);
 			const endedAfterMs = Date.now() - stoppedAt;
 			expect(execution.status).toBe('canceled');
 			expect(endedAfterMs).toBeLessThan(2000);
@@ -203,15 +209,7 @@ describe.each(requestedVersions())(
 			const executionId = await api.startManually(n8n().idOf('vaRpBatchStop'), 'Start');
 			// n8n prepared the first batch and sleeps 1.5 s before the next: stop within that pause.
 			await sleep(500);
-			await api.call('POST', `/rest/executions/${executionId}/stop`);
-			const execution = await poll(
-				'the stopped execution to end',
-				async () => {
-					const found = await api.call('GET', `/rest/executions/${executionId}`);
-					return found.finished || found.stoppedAt ? found : undefined;
-				},
-				{ everyMs: 50 },
-			);
+			const execution = await stop(api, executionId);
 			expect(execution.status).toBe('canceled');
 			// n8n's loop sleeps on (two more pauses), then prepares the rest of the items.
 			await sleep(4000);
