@@ -360,19 +360,22 @@ async function checkEditor(options) {
 				(label) => !labels.includes(label),
 			);
 			if (missing.length) problems.push(`credential modal: missing ${missing.join(', ')}`);
-			// The modal scrolls its fields (Rate Limit last): unrolled in a taller window, it shows them all.
-			await page.setViewportSize({ ...VIEWPORT, height: 1400 });
-			await modal.evaluate((root) => {
-				for (const element of [root, ...root.querySelectorAll('*')]) {
-					const style = getComputedStyle(element);
-					if (!/auto|scroll/.test(style.overflowY) && style.maxHeight === 'none') continue;
-					element.style.maxHeight = 'none';
-					element.style.height = 'auto';
-					element.style.overflowY = 'visible';
-				}
-			});
-			await picture('credential-modal')(modal);
-			await page.setViewportSize(VIEWPORT);
+			if (only.includes('credential-modal')) {
+				// The modal scrolls its fields (Rate Limit last): unrolled in a taller window, the
+				// picture shows them all.
+				await page.setViewportSize({ ...VIEWPORT, height: 1400 });
+				await modal.evaluate((root) => {
+					for (const element of [root, ...root.querySelectorAll('*')]) {
+						const style = /** @type {any} */ (globalThis).getComputedStyle(element);
+						if (!/auto|scroll/.test(style.overflowY) && style.maxHeight === 'none') continue;
+						element.style.maxHeight = 'none';
+						element.style.height = 'auto';
+						element.style.overflowY = 'visible';
+					}
+				});
+				await picture('credential-modal')(modal);
+				await page.setViewportSize(VIEWPORT);
+			}
 		});
 
 		await step('nodes panel', async () => {
