@@ -1,3 +1,5 @@
+// Time as the node sees it, and the cancellable wait on each n8n version: the one clock every part
+// of the node reads (the tests replace it).
 import * as n8nWorkflow from 'n8n-workflow';
 
 /** Time as the node sees it: real by default, a fake clock in the model-based tests. */
