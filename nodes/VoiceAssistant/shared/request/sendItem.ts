@@ -89,7 +89,7 @@ async function resultOf(
 	if (invalid) return { error: invalid };
 	const maySend = await run.maySend();
 	if (!maySend && run.abandoned) {
-		// Under Continue On Fail, say why nothing was sent.
+		// When failures become items (Continue On Fail, a tool), say why nothing was sent.
 		if (!item.failuresBecomeItems) return undefined;
 		return { error: notPreparedError(node, itemIndex, run.loop.preparedCount) };
 	}
