@@ -1,3 +1,5 @@
+// The Voice Assistant API credential: its fields (API Key, Base URL, Allow Unencrypted HTTP, Rate
+// Limit), the key added to every request made with it, and its Test.
 import type { Icon, ICredentialTestRequest, ICredentialType, INodeProperties } from 'n8n-workflow';
 import {
 	API_BASE_URL_EXPRESSION,

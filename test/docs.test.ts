@@ -3,10 +3,17 @@
  * ARCHITECTURE.md and docs/*.md points at a file that exists, and a `#anchor` at a heading of the
  * Markdown file it names (GitHub's slugs). Every example workflow and every docs page is linked
  * from the README. The files ARCHITECTURE.md and docs/how-it-works.md name in backticks exist, and
- * ARCHITECTURE.md names every file of the request engine (nodes/VoiceAssistant/shared/request/).
+ * ARCHITECTURE.md names every file of shared/ and the engine's imports. What ARCHITECTURE.md states
+ * as rules holds (an opening comment in every file that ships, the size limits, shared/ never
+ * importing the engine); the identifiers the two pages name in backticks are in the code; no
+ * retired word of the Words section is back; the README's Options table and figures are the
+ * code's.
  */
 import fs from 'fs';
 import path from 'path';
+import ts from 'typescript';
+import type { INodeProperties } from 'n8n-workflow';
+import { requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 const ROOT = path.resolve(__dirname, '..');
 const DOCS = [
@@ -185,5 +192,218 @@ describe('the pages that map the code', () => {
 		expect(exists('run.ts')).toBe(true);
 		expect(exists('un.ts')).toBe(false);
 		expect(exists('test/simulator')).toBe(true);
+	});
+});
+
+/** Every TypeScript file that ships, as POSIX paths from the repo's root. */
+function shippedSources(dir: string): string[] {
+	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+		const file = path.posix.join(dir, entry.name);
+		if (entry.isDirectory()) return shippedSources(file);
+		return file.endsWith('.ts') ? [file] : [];
+	});
+}
+const SHIPPED = [...shippedSources('nodes'), ...shippedSources('credentials')];
+const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const lineCount = (file: string) => read(file).replace(/\n$/, '').split('\n').length;
+
+describe('the rules ARCHITECTURE.md states', () => {
+	test('every TypeScript file of nodes/ and credentials/ opens with a comment of a few words', () => {
+		expect(SHIPPED.length).toBeGreaterThan(40);
+		const opening = (file: string) => {
+			const text = read(file).trimStart();
+			const comment = /^(\/\*[\s\S]*?\*\/|(?:\/\/.*\n)+)/.exec(text)?.[0] ?? '';
+			return comment.replace(/[/*]/g, ' ').trim().split(/\s+/).filter(Boolean).length;
+		};
+		expect(SHIPPED.filter((file) => opening(file) < 6)).toEqual([]);
+	});
+
+	test('a file of nodes/ has at most 220 lines, the engine at most 1,700, the README at most 300', () => {
+		const engine = SHIPPED.filter((file) => file.includes('/shared/request/'));
+		expect(engine.length).toBeGreaterThan(10);
+		const long = SHIPPED.filter((file) => file.startsWith('nodes/') && lineCount(file) > 220);
+		expect(long).toEqual([]);
+		expect(engine.reduce((sum, file) => sum + lineCount(file), 0)).toBeLessThanOrEqual(1700);
+		expect(lineCount('README.md')).toBeLessThanOrEqual(300);
+	});
+
+	test('ARCHITECTURE.md names every file of shared/ (request/, spec/ and the top)', () => {
+		const text = read('ARCHITECTURE.md');
+		const shared = SHIPPED.filter((file) => file.includes('/shared/'));
+		expect(shared.length).toBeGreaterThan(30);
+		expect(shared.filter((file) => !text.includes(`\`${path.posix.basename(file)}\``))).toEqual([]);
+	});
+
+	test('shared/ outside request/ never imports request/', () => {
+		const outside = SHIPPED.filter(
+			(file) => file.includes('/shared/') && !file.includes('/shared/request/'),
+		);
+		expect(outside.length).toBeGreaterThan(20);
+		const importsEngine = (file: string) =>
+			[...read(file).matchAll(/from '([^']+)'/g)].some(([, from]) =>
+				path.posix.join(path.posix.dirname(file), from).includes('/shared/request'),
+			);
+		expect(outside.filter(importsEngine)).toEqual([]);
+		expect(importsEngine('nodes/VoiceAssistant/resources/assistant/getMany.ts')).toBe(true);
+	});
+});
+
+/**
+ * What the code names: every identifier, every word of its string, template and regular
+ * expression literals (comments left out), and `Class.member` for each member of a class.
+ */
+function codeNames(): Set<string> {
+	const names = new Set<string>();
+	for (const file of SHIPPED) {
+		const source = ts.createSourceFile(file, read(file), ts.ScriptTarget.Latest, true);
+		const visit = (node: ts.Node): void => {
+			if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) names.add(node.text);
+			if (ts.isStringLiteralLike(node) || ts.isRegularExpressionLiteral(node))
+				for (const word of node.text.match(/[\w$-]+/g) ?? []) names.add(word);
+			if (ts.isTemplateHead(node) || ts.isTemplateMiddle(node) || ts.isTemplateTail(node))
+				for (const word of node.text.match(/[\w$-]+/g) ?? []) names.add(word);
+			if (ts.isClassDeclaration(node) && node.name)
+				for (const member of node.members)
+					if (member.name) names.add(`${node.name.text}.${member.name.getText(source)}`);
+			ts.forEachChild(node, visit);
+		};
+		visit(source);
+	}
+	return names;
+}
+
+/** Names of n8n, Node.js and the spec the pages cite in backticks; each is cited, and none is the code's own. */
+const NOT_OURS = [
+	'$now', // an n8n expression
+	'makeRoutingRequest', // n8n-core's RoutingNode
+	'autoSelectFamily', // Node's happy eyeballs
+	'AggregateError',
+	'EHOSTUNREACH', // a code the node reads with its system call, never alone
+	'ENODATA',
+	'ENOMEM',
+	'EOF',
+	'SsrfBlockedIpError', // n8n 2.41's SSRF protection
+	'SsrfBlockedHostnameError',
+	'ERR_TLS_CERT_ALTNAME_INVALID', // Node's tls
+	'ERR_TLS_CERT_ALTNAME_FORMAT',
+	'secureConnect',
+	'dns',
+	'routing.send', // n8n's declarative routing
+];
+
+/** The Words section's list of retired words, which alone may name them. */
+const RETIRED = /^- Retired[^:]*:([\s\S]*?)(?=\n\n|\n- )/m;
+const withoutRetired = (text: string) => text.replace(RETIRED, '');
+
+/** The identifiers a page names in backticks (`Run`, `Run.maySend`, `RULES`), file names and its Retired line left out. */
+function namedIdentifiers(file: string): string[] {
+	const prose = withoutRetired(proseLines(file).join('\n'));
+	const code = [...prose.matchAll(/`([^`\n]+)`/g)].map((match) => match[1]);
+	return code.filter(
+		(text) =>
+			/^[A-Za-z_$][\w$]*(\.[A-Za-z_$][\w$]*)?$/.test(text) &&
+			!/\.(ts|js|json|md|svg|yml|sh|mjs)$/.test(text),
+	);
+}
+
+describe('the names the pages give the code', () => {
+	const names = codeNames();
+
+	test.each(CODE_MAPS)('%s: every identifier it names in backticks is in the code', (file) => {
+		const named = namedIdentifiers(file);
+		expect(named.length).toBeGreaterThan(10);
+		expect(named.filter((name) => !names.has(name) && !NOT_OURS.includes(name))).toEqual([]);
+	});
+
+	test("the names of n8n and Node's the pages cite are cited, and are not the code's own", () => {
+		const cited = new Set(CODE_MAPS.flatMap(namedIdentifiers));
+		expect(NOT_OURS.filter((name) => !cited.has(name))).toEqual([]);
+		expect(NOT_OURS.filter((name) => names.has(name))).toEqual([]);
+	});
+
+	test('a name that is not in the code is found', () => {
+		expect(names.has('Run.maySend')).toBe(true);
+		expect(names.has('Run.mayStart')).toBe(false);
+		expect(names.has('RULES')).toBe(true);
+		expect(names.has('runIndex')).toBe(false);
+	});
+
+	/** The words ARCHITECTURE.md's Words section retires. */
+	const retired = [
+		...(RETIRED.exec(read('ARCHITECTURE.md'))?.[1] ?? '').matchAll(/`([^`]+)`/g),
+	].map((match) => match[1]);
+	const usesRetired = (text: string) =>
+		retired.filter((word) => new RegExp(`(?<![\\w$])${word}(?![\\w$])`, 'i').test(text));
+
+	test('no retired word in the code, ARCHITECTURE.md, how-it-works, the README or scaling.md', () => {
+		expect(retired.length).toBeGreaterThan(5);
+		const files = [
+			...SHIPPED,
+			'README.md',
+			'ARCHITECTURE.md',
+			'docs/how-it-works.md',
+			'docs/scaling.md',
+		];
+		const found = files.map((file) => [file, usesRetired(withoutRetired(read(file)))] as const);
+		expect(Object.fromEntries(found.filter(([, words]) => words.length > 0))).toEqual({});
+	});
+
+	test('a retired word is found, a longer one is not', () => {
+		expect(usesRetired('the pace is the account’s')).toEqual(['pace']);
+		expect(usesRetired('paced by the pacer, const AccountPace = 1')).toEqual(['AccountPace']);
+	});
+});
+
+describe("the README's Options are the code's", () => {
+	const readme = read('README.md');
+	/** A numeric constant of a file of shared/, as its source declares it. */
+	const constant = (file: string, name: string) => {
+		const source = read(`nodes/VoiceAssistant/shared/${file}`);
+		const value = new RegExp(`const ${name} = ([\\d._]+);`).exec(source)?.[1];
+		expect(value).toBeDefined();
+		return Number(value!.replace(/_/g, ''));
+	};
+	const percent = (share: number) => `${Math.round(share * 100)}%`;
+	const WORDS = ['never', 'once', 'twice', 'three', 'four', 'five', 'six', 'seventh', 'eighth'];
+
+	test('every option is a row with its default, and no other', () => {
+		const section = readme.slice(readme.indexOf('### Options'), readme.indexOf('**Progress'));
+		const rows = [...section.matchAll(/^\| ([^|]+?) +\| ([^|]+?) +\|/gm)]
+			.map(([, name, shown]) => [name, shown])
+			.filter(([name]) => name !== 'Option' && !name.startsWith('-'));
+		const shownDefault = (value: unknown) =>
+			value === true ? 'on' : value === false ? 'off' : value === 0 ? '0 (off)' : String(value);
+		const options = requestPolicyOptions.options as INodeProperties[];
+		expect(Object.fromEntries(rows)).toEqual(
+			Object.fromEntries(
+				options.map((option) => [option.displayName, shownDefault(option.default)]),
+			),
+		);
+		for (const name of ['maxConcurrency', 'maxRetries', 'maxRetryWaitSeconds']) {
+			const option = options.find((candidate) => candidate.name === name)!;
+			const { minValue, maxValue } = option.typeOptions as { minValue: number; maxValue: number };
+			const range = `${option.displayName.replace(' (Seconds)', '')} ${minValue}–${maxValue.toLocaleString('en-US')}`;
+			expect(readme).toContain(range);
+		}
+	});
+
+	test("the figures it gives are the code's constants", () => {
+		const feedback = 'request/attemptFeedback.ts';
+		const pacer = 'request/ratePacer.ts';
+		const figures = [
+			`Starts with ${constant('requestPolicy.ts', 'INITIAL_CONCURRENCY')} requests in flight`,
+			`when ${constant(feedback, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(feedback, 'RECENT')} attempts ended in 429`,
+			`after a second with more than ${percent(constant(pacer, 'MAX_THROTTLED_SHARE'))} 429s`,
+			`or ${percent(1 - constant(pacer, 'CUT_FACTOR'))} lower`,
+			`at most ${WORDS[constant(pacer, 'MAX_SETTLES')]} until a second without any`,
+			`${percent(constant(pacer, 'GROWTH'))} higher after a second without 429s`,
+			`from the ${WORDS[constant(pacer, 'PATIENT_PERIODS') + 2]} such second in a row`,
+			`up to ${percent(constant(pacer, 'MAX_GROWTH'))})`,
+			`after ${WORDS[constant(pacer, 'GIVE_UP_AFTER_FUTILE_CUTS')]} such cuts pacing stops`,
+			`at least ${constant('request/retry.ts', 'MIN_RETRY_DELAY_MS')} ms apart`,
+			`at most that many in any ${constant('request/schedule.ts', 'MARGIN')} s`,
+			`runs of ${constant('request/progress.ts', 'PROGRESS_FROM_ITEMS')} items or more`,
+		];
+		expect(figures.filter((figure) => !readme.includes(figure))).toEqual([]);
 	});
 });

@@ -152,7 +152,7 @@ const MAX_RETRY_WAIT_S = 10;
 const setRateArb = fc.option(fc.constantFrom(0.5, 1, 2, 5, 20), { nil: undefined, freq: 2 });
 
 /** How many starts a rate (a second) allows, in how long: `count` in any `spanMs` (1,010 ms per rate, a margin over the second). */
-function windowOf(rate: number): { count: number; spanMs: number } {
+function spanOf(rate: number): { count: number; spanMs: number } {
 	const count = Math.max(1, Math.floor(rate));
 	return { count, spanMs: (count * 1010) / rate };
 }
@@ -478,8 +478,8 @@ describe.each([
 					// execution that follow each other; a run's keep its node's own rate.
 					const startsOf = (list: Attempt[]) => list.map((attempt) => attempt.startedAt);
 					const keeps = (list: Attempt[], rate: number) =>
-						expect(mostIn(startsOf(list), windowOf(rate).spanMs)).toBeLessThanOrEqual(
-							windowOf(rate).count,
+						expect(mostIn(startsOf(list), spanOf(rate).spanMs)).toBeLessThanOrEqual(
+							spanOf(rate).count,
 						);
 					if (setRate !== undefined) keeps(attempts, setRate);
 					const runs = new Map<string, Attempt[]>();

@@ -10,7 +10,7 @@ import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptF
 import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
 import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
 import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
-import { MARGIN, StartSchedule, WINDOW_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
+import { MARGIN, StartSchedule, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
 
 /** A fake clock the pacer reads. */
 function clock() {
@@ -125,7 +125,7 @@ describe('RatePacer', () => {
 		const { nextTurnIn, takeTurn } = turns(pacer);
 		time.advance(nextTurnIn());
 		takeTurn(false);
-		expect(nextTurnIn()).toBe(Math.ceil(WINDOW_MS / (pacer.rate as number)));
+		expect(nextTurnIn()).toBe(Math.ceil(SECOND_MS / (pacer.rate as number)));
 	});
 
 	it("starts at what the service handled in the last second it was sent to: a Retry-After pause of the account's is left out", () => {
@@ -158,7 +158,7 @@ describe('RatePacer', () => {
 		expect(pace).toBeGreaterThan(150);
 		const { nextTurnIn, takeTurn } = turns(pacer);
 		let taken = 0;
-		const until = time.now() + WINDOW_MS;
+		const until = time.now() + SECOND_MS;
 		while (time.now() < until) {
 			const turnIn = nextTurnIn();
 			if (turnIn > 0) time.advance(turnIn + 1); // every timer fires 1 ms late
@@ -193,7 +193,7 @@ describe('RatePacer', () => {
 		const service = tokenBucket(pace, time.now);
 		while (service() === 'handled');
 		// For three windows, two answers 429 of requests already in flight for every paced one.
-		const floodUntil = time.now() + 3 * WINDOW_MS;
+		const floodUntil = time.now() + 3 * SECOND_MS;
 		const { nextTurnIn, takeTurn } = turns(pacer);
 		while (time.now() < floodUntil) {
 			time.advance(Math.max(1, nextTurnIn()));
@@ -223,7 +223,7 @@ describe('RatePacer', () => {
 		send(pacer, time, tokenBucket(100, time.now), 500);
 		const paced = pacer.rate as number;
 		// Now the service allows everything: the first full windows grow the pace by 2% each.
-		const until = time.now() + 4 * WINDOW_MS + 1;
+		const until = time.now() + 4 * SECOND_MS + 1;
 		while (time.now() < until) send(pacer, time, () => 'handled', 1);
 		expect(pacer.rate).toBeGreaterThan(paced * 1.02 ** 2);
 		expect(pacer.rate).toBeLessThan(paced * 1.02 ** 4 * 1.001);
@@ -236,7 +236,7 @@ describe('RatePacer', () => {
 		const paced = pacer.rate as number;
 		const paces: number[] = [];
 		for (let window = 0; window < 12; window++) {
-			const until = time.now() + WINDOW_MS + 1;
+			const until = time.now() + SECOND_MS + 1;
 			while (time.now() < until) send(pacer, time, () => 'handled', 1);
 			paces.push(pacer.rate as number);
 		}

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import { MARGIN, StartSchedule, WINDOW_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
+import { MARGIN, StartSchedule, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
 import { mostInWindow } from './helpers/arrivals';
 
 /** The most a late timer's turn is made up (schedule.ts): a start can be that much early. */
@@ -18,7 +18,7 @@ const fakeClock = { now: () => now, sleep: realClock.sleep };
 /** What a rate allows: `count` starts in any `spanMs`, each `spacingMs` after the one before. */
 const allowed = (rate: number) => {
 	const count = Math.max(1, Math.floor(rate));
-	const spacingMs = (WINDOW_MS * MARGIN) / rate;
+	const spacingMs = (SECOND_MS * MARGIN) / rate;
 	return { count, spanMs: count * spacingMs, spacingMs };
 };
 
@@ -98,7 +98,7 @@ describe('StartSchedule, on a fake clock', () => {
 	it('is quiet a span after its last start, or when the next one is due', () => {
 		const schedule = new StartSchedule();
 		schedule.take(10);
-		expect(schedule.quietAt).toBe(now + WINDOW_MS * MARGIN);
+		expect(schedule.quietAt).toBe(now + SECOND_MS * MARGIN);
 		const slow = new StartSchedule();
 		slow.take(0.5);
 		expect(slow.quietAt).toBe(now + allowed(0.5).spacingMs);

@@ -1,3 +1,5 @@
+// The Voice Assistant node as n8n loads it: its description (resources, operations, Dry Run, the
+// Options) and the picker's method. No execute(): n8n's declarative engine runs the routing.
 import { NodeConnectionTypes, type INodeType, type INodeTypeDescription } from 'n8n-workflow';
 import { searchAssistants } from './listSearch/searchAssistants';
 import { assistantDescription } from './resources/assistant';

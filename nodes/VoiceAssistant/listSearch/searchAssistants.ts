@@ -1,3 +1,5 @@
+// The Assistant picker: the account's assistants, searched in the node (the list endpoint has no
+// search).
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 import { assistantId, assistantList } from '../shared/assistants';
 import { apiRequest } from '../shared/transport';
@@ -12,7 +14,7 @@ function label(assistant: IDataObject): string {
 	return details.length ? `${name} (${details.join(', ')})` : name;
 }
 
-/** Fills the Assistant picker. The list endpoint has no search or paging, so both happen here. */
+/** Fills the Assistant picker with every assistant that has an ID, filtered here by name or ID. */
 export async function searchAssistants(
 	this: ILoadOptionsFunctions,
 	filter?: string,

@@ -1,7 +1,6 @@
+// Reading the list endpoint's answer: used by Assistant → Get Many and by the Assistant picker.
 import type { IDataObject } from 'n8n-workflow';
 import { ASSISTANT_ID_FIELDS } from './spec/values';
-
-/** Reading the list endpoint's answer: used by Assistant → Get Many and by the Assistant picker. */
 
 /** The assistant's identifier: the spec does not show its field name, so the usual ones are tried. */
 export function assistantId(assistant: IDataObject): string | undefined {

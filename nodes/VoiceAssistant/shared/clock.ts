@@ -1,6 +1,8 @@
+// Time as the node sees it, and the cancellable wait on each n8n version: the one clock every part
+// of the node reads (the tests replace it).
 import * as n8nWorkflow from 'n8n-workflow';
 
-/** Time as the node sees it: real by default, a fake clock in the model-based tests. */
+/** Time as the node sees it: real by default; the tests set a faster or virtual one (useClock). */
 export interface Clock {
 	now(): number;
 	/** Resolves after `ms`, or as soon as `signal` aborts. */

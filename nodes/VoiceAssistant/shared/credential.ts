@@ -1,11 +1,8 @@
+// The credential's rules, shared by the credential (which n8n applies to every request made with
+// it) and the node. Kept free of heavy imports: the credential file loads it.
 import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 import { rememberLast } from './rememberLast';
 import { parseUrl } from './url';
-
-/**
- * The credential's rules, shared by the credential (which n8n applies to every request made
- * with it) and the node. Kept free of heavy imports: the credential file loads it.
- */
 
 export const CREDENTIAL_NAME = 'voiceAssistantApi';
 

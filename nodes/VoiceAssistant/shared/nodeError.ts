@@ -1,4 +1,5 @@
-// An error whose words n8n keeps: the one way the node builds the errors a user sees.
+// An error whose words n8n keeps: how the node builds an item's error (n8nAdapter.ts, the picker's
+// transport.ts and the credential's checks throw n8n's or plain errors of their own).
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 

@@ -1,3 +1,4 @@
+// The Operation field of a resource.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
 /** The Operation picker of a resource: its operations, the first one selected by default. */

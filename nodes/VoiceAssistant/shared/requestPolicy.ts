@@ -1,9 +1,8 @@
+// The request policy: how a run sends (concurrency, retries, waits), read from the node's
+// "Options" collection, which is declared here too, and the node's own Max Requests per Second.
 import type { IDataObject, IExecuteSingleFunctions, INodeProperties } from 'n8n-workflow';
 import { readRate } from './rate';
 import { isUnset, readSwitch } from './spec/coerce';
-
-// The request policy: how a run sends (concurrency, retries, waits), read from the node's
-// "Options" collection, which is declared here too, and the node's own Max Requests per Second.
 
 /** Requests in flight when a run starts in automatic mode: a service answering in 100 ms sees about 320 a second. */
 export const INITIAL_CONCURRENCY = 32;
@@ -92,7 +91,7 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'adaptiveConcurrency',
 			type: 'boolean',
 			default: true,
-			description: `Whether to start with ${INITIAL_CONCURRENCY} requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to pace the account's requests at the rate the service allows once it answers most of them 429. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).`,
+			description: `Whether to start with ${INITIAL_CONCURRENCY} requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to hold the account's requests to the rate the service allows once its 429s show a rate limit. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).`,
 		},
 		{
 			displayName: 'Max Concurrent Requests',

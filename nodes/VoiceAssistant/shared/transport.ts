@@ -1,3 +1,5 @@
+// The picker's request: n8n's declarative engine does not run in the editor, so the request is
+// made here with the credential, and its failure worded as the node's.
 import type { IHttpRequestMethods, ILoadOptionsFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { CREDENTIAL_NAME } from './credential';

@@ -1,3 +1,5 @@
+// Assistant → Get Many: the operation and its fields (Return All, Limit, Filters, Simplify); its
+// output is shaped in getManyOutput.ts.
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { listParameterProblems, shapeAssistantList } from './getManyOutput';
 import { operationRouting } from '../../shared/request/routing';

@@ -1,3 +1,5 @@
+// Get Many's output: its parameters checked in preSend, and the postReceive that filters, limits
+// and simplifies the assistant list.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,

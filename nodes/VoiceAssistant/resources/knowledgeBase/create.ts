@@ -1,3 +1,5 @@
+// Knowledge Base → Create, and the body it shares with Update: title, language and the
+// question/answer pairs, typed as a list or given as JSON.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,

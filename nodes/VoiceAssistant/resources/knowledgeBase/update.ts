@@ -1,3 +1,5 @@
+// Knowledge Base → Update: Create's body and contract, sent with PUT to the knowledge base its ID
+// names (query id).
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { operationRouting, sendInQuery } from '../../shared/request/routing';
 import { ENDPOINTS } from '../../shared/spec/endpoints';

@@ -1,3 +1,5 @@
+// Playground Call → Start: the fields of a call, read in preSend through a field map, and its
+// contract (the phone numbers as a list).
 import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 import { phoneNumberList, textFields } from '../../shared/spec/coerce';
 import type { RequestContract } from '../../shared/spec/contract';

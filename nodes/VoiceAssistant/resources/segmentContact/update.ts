@@ -1,3 +1,5 @@
+// Segment Contact → Update: the contact's body and ID, mapped field by field (read in preSend
+// through a field map) or automatically from the input item's columns.
 import type {
 	IDataObject,
 	IExecuteSingleFunctions,

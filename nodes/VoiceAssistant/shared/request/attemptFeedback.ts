@@ -30,9 +30,9 @@ function pacerKind(end: AttemptEnd): PacerKind {
 
 /**
  * What each attempt's end moves: the account's pacer hears every one; in automatic mode the limit
- * on requests in flight hears it too, and pacing starts when the answers show a rate limit (a
- * round cut with 429s in it, or most of the latest answers 429). Once paced, 429s move the
- * pacer's rate, not the limit. A run with a fixed Max Concurrent Requests never starts pacing.
+ * on requests in flight hears it too, and pacing starts when the ends show a rate limit (a round
+ * cut with 429s in it, or most of the latest ends 429). Once pacing, 429s move the pacer's rate,
+ * not the limit. A run with a fixed Max Concurrent Requests never starts pacing.
  */
 export class AttemptFeedback {
 	/** Whether each of the latest RECENT attempt ends was a 429, and how many were. */

@@ -4,13 +4,13 @@ import { INITIAL_CONCURRENCY } from '../requestPolicy';
 
 /** More pushback than this share in a round halves the limit; less is a busy service's noise. */
 const PUSHBACK_SHARE_TO_CUT = 0.5;
-/** Slow start ends once even a round's fastest answer takes this many times the run's fastest, and this much more: requests queue. */
+/** Slow start ends once even a round's fastest attempt takes this many times the run's fastest, and this much more: requests queue. */
 const QUEUEING_FACTOR = 2;
 const QUEUEING_MS = 20;
 
 /**
  * As TCP does, judged per round (as many ends as the limit): +1 per end (doubling per round) until
- * a round pushes back too much or its answers queue (TCP's HyStart), then +1 per round; more than
+ * a round pushes back too much or its attempts queue (TCP's HyStart), then +1 per round; more than
  * PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only while the run fills
  * half of it (as Netflix's concurrency-limits): a slow run has no evidence the service takes more.
  */
@@ -21,7 +21,7 @@ export class ConcurrencyLimit {
 	private roundSize: number;
 	private roundEnds = 0;
 	private roundPushbacks = 0;
-	/** The fastest answer of the run, and of the round. */
+	/** The fastest attempt of the run, and of the round. */
 	private fastest = Infinity;
 	private roundFastest = Infinity;
 	/** How often the limit was halved. */

@@ -6,13 +6,13 @@ import { NodeOperationError } from 'n8n-workflow';
 
 /*
  * The inferences the node makes about n8n's declarative loop live here, but for three that act
- * where they are used: the watch of the loop (itemLoop.ts, relying on the first point below),
- * items prepared in order, item 0 first (prepareRequest.ts), and Timeout read once, for item 0
- * (deadlines.ts). The n8n-core code they rely on (dist/execution-engine/), the same in 1.123.50,
+ * where they are used: the watch of the loop (itemLoop.ts), items prepared in order, item 0 first
+ * (prepareRequest.ts), and item 0's Timeout for every item (deadlines.ts), all relying on the first
+ * point below. The n8n-core code they rely on (dist/execution-engine/), the same in 1.123.50,
  * 2.8.4 and 2.41.1 unless said:
  * - routing-node.js RoutingNode.runNode: one loop over `(inputData.main ?? inputData.ai_tool)[0]`
- *   calls each item's preSend (makeRequest runs up to its first await) and sends after it;
- *   Batching's `await sleep(batchInterval)` is its only pause. From 2.39.4 on, a try/catch per item.
+ *   calls each item's preSend (makeRequest runs up to its first await), reading Request Options for
+ *   item 0; Batching's `await sleep(batchInterval)` is its only pause. 2.39.4+: a try/catch per item.
  * - workflow-execute.js: Retry On Fail runs runNode again with the same executionData; Execute
  *   Once cuts inputData to its first item before the context is made.
  * - node-execution-context/utils/get-input-connection-data.js makeHandleToolInvocation: a tool
@@ -46,7 +46,7 @@ export interface LoopItem {
 	asTool: boolean;
 	/**
 	 * A failed item becomes an output item instead of failing the node: under Continue On Fail, and
-	 * for a tool (a thrown error reaches an AI Agent 2.x's model as an empty answer, and ends a 3.x's run).
+	 * for a tool (a thrown error reaches an AI Agent 2.x's model as an empty result, and ends a 3.x's run).
 	 */
 	failuresBecomeItems: boolean;
 	retryOnFail: boolean;

@@ -1,22 +1,22 @@
-// The automatic pacer: an account's rate learned from the service's 429 answers, which the
-// admission spaces the account's starts at. It starts at what the service handled in the last
-// window (a limit on requests in flight cannot hold a fast run under a rate limit); then each window
-// (WINDOW_MS, MIN_ANSWERS_TO_JUDGE answers) is judged by its share of 429s. More than
+// The pacer: an account's rate learned from the service's 429s, at which the admission spaces the
+// account's starts. It starts at what the service handled in the last second (a limit on requests
+// in flight cannot hold a fast run under a rate limit); then each period (SECOND_MS and
+// MIN_ENDS_TO_JUDGE attempt ends at least) is judged by its share of 429s. More than
 // MAX_THROTTLED_SHARE: down to what the service accepted if the rate held the account back, else by
-// CUT_FACTOR (the first window, answers to requests sent before pacing, only settles). None while
-// the rate held the account back: up by GROWTH, doubling after PATIENT_WINDOWS such windows, at most
-// MAX_GROWTH a second. A few: back to the last rate without any (or what was accepted, if lower), at
-// most MAX_SETTLES times until a window without any. A share that did not fall as the rate was
-// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such windows pacing stops.
+// CUT_FACTOR (the first period, ends of requests sent before pacing, only settles). None while the
+// rate held the account back: up by GROWTH, doubling after PATIENT_PERIODS such periods, at most
+// MAX_GROWTH a second. A few: back to the last rate without any (or what was accepted, if lower),
+// at most MAX_SETTLES times until a period without any. A share that did not fall as the rate was
+// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods pacing stops for the account.
 import { clock } from '../clock';
-import { WINDOW_MS } from './schedule';
+import { SECOND_MS } from './schedule';
 
-const MIN_ANSWERS_TO_JUDGE = 10;
+const MIN_ENDS_TO_JUDGE = 10;
 const BUCKET_MS = 100;
 const MAX_THROTTLED_SHARE = 0.05;
 const CUT_FACTOR = 0.85;
 const GROWTH = 0.02;
-const PATIENT_WINDOWS = 5;
+const PATIENT_PERIODS = 5;
 const MAX_GROWTH = 0.25;
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_AFTER_FUTILE_CUTS = 3;
@@ -26,75 +26,75 @@ const MAX_SETTLES = 2;
 export type PacerKind = 'handled' | 'rate-limited' | 'failed';
 
 export class RatePacer {
-	/** Attempts a second while pacing (undefined: not pacing); handled per BUCKET_MS of the last window. */
+	/** Attempts a second while pacing (undefined: not pacing); handled per BUCKET_MS of the last second. */
 	private perSecond: number | undefined;
 	private readonly handledBuckets = new Map<number, number>();
-	private window = { start: 0, answers: 0, throttled: 0, handled: 0, sent: 0, waited: false };
-	/** The share of 429s of the last window if it lowered the rate; the last rate without any; how often a few lowered it since. */
+	private period = { start: 0, ends: 0, throttled: 0, handled: 0, sent: 0, waited: false };
+	/** The share of 429s of the last period if it lowered the rate; the last rate without any; how often a few lowered it since. */
 	private loweredAt: number | undefined;
 	private clearRate: number | undefined;
 	private settles = 0;
 	private futileCuts = 0;
 	private growthStreak = 0;
-	private firstWindow = false;
+	private firstPeriod = false;
 	private givenUp = false;
 	/** The account's Retry-After pauses in all (its admission adds each): the service handles nothing then, as it asked, so what it handled is kept on the clock less them. */
 	pausedMs = 0;
 
-	/** The rate learned, once the window that ended is judged; undefined: not pacing. */
+	/** The rate learned, once the period that ended is judged; undefined: not pacing. */
 	get rate(): number | undefined {
-		this.endWindowIfDue(clock.now());
+		this.endPeriodIfDue(clock.now());
 		return this.perSecond;
 	}
 
 	/** An attempt of the account starts; `waited`: the rate held it back. */
 	started(waited: boolean): void {
-		if (waited) this.window.waited = true;
-		this.window.sent++;
+		if (waited) this.period.waited = true;
+		this.period.sent++;
 	}
 
 	onAttemptEnd(kind: PacerKind): void {
 		const now = clock.now();
-		this.endWindowIfDue(now);
-		this.window.answers++;
-		if (kind === 'rate-limited') this.window.throttled++;
+		this.endPeriodIfDue(now);
+		this.period.ends++;
+		if (kind === 'rate-limited') this.period.throttled++;
 		if (kind !== 'handled') return;
-		this.window.handled++;
+		this.period.handled++;
 		const bucket = Math.floor((now - this.pausedMs) / BUCKET_MS);
 		this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
 		for (const key of this.handledBuckets.keys())
-			if (key <= bucket - WINDOW_MS / BUCKET_MS) this.handledBuckets.delete(key);
+			if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
 	}
 
-	/** The service showed a rate limit: pace from now on, at what it handled in the last window it was sent to. */
+	/** The service showed a rate limit: pacing from now on, at what it handled in the last second it was sent to. */
 	rateLimited(): void {
 		if (this.perSecond !== undefined || this.givenUp) return;
 		const now = clock.now();
-		const oldest = Math.floor((now - this.pausedMs) / BUCKET_MS) - WINDOW_MS / BUCKET_MS;
+		const oldest = Math.floor((now - this.pausedMs) / BUCKET_MS) - SECOND_MS / BUCKET_MS;
 		let handled = 0;
 		for (const [bucket, count] of this.handledBuckets) if (bucket > oldest) handled += count;
 		this.perSecond = Math.max(1, handled);
-		this.beginWindow(now);
-		this.firstWindow = true;
+		this.beginPeriod(now);
+		this.firstPeriod = true;
 	}
 
-	private endWindowIfDue(now: number): void {
-		const { start, answers, throttled, handled, sent, waited } = this.window;
+	private endPeriodIfDue(now: number): void {
+		const { start, ends, throttled, handled, sent, waited } = this.period;
 		const elapsedMs = now - start;
 		const rate = this.perSecond;
-		if (rate === undefined || elapsedMs < WINDOW_MS || answers < MIN_ANSWERS_TO_JUDGE) return;
-		this.beginWindow(now);
-		const share = throttled / answers;
+		if (rate === undefined || elapsedMs < SECOND_MS || ends < MIN_ENDS_TO_JUDGE) return;
+		this.beginPeriod(now);
+		const share = throttled / ends;
 		// The rate, not something else (few items left, the limit on requests in flight), held the account back.
 		const rateBound = waited && sent >= 0.5 * rate * (elapsedMs / 1000);
 		const accepted = (handled * 1000) / elapsedMs;
-		const [first, loweredAt] = [this.firstWindow, this.loweredAt];
-		[this.firstWindow, this.loweredAt] = [false, undefined];
+		const [first, loweredAt] = [this.firstPeriod, this.loweredAt];
+		[this.firstPeriod, this.loweredAt] = [false, undefined];
 		if (share === 0) {
 			[this.futileCuts, this.settles, this.clearRate] = [0, 0, rate];
 			if (!rateBound || first) return;
-			// Growth per second of the window: a window that gathered its answers slowly grows as much.
-			const growth = GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_WINDOWS);
+			// Growth per second of the period: a period that gathered its ends slowly grows as much.
+			const growth = GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_PERIODS);
 			this.perSecond = rate * (1 + Math.min(MAX_GROWTH, growth)) ** (elapsedMs / 1000);
 			return;
 		}
@@ -122,7 +122,7 @@ export class RatePacer {
 		return true;
 	}
 
-	private beginWindow(now: number): void {
-		this.window = { start: now, answers: 0, throttled: 0, handled: 0, sent: 0, waited: false };
+	private beginPeriod(now: number): void {
+		this.period = { start: now, ends: 0, throttled: 0, handled: 0, sent: 0, waited: false };
 	}
 }

@@ -41,7 +41,7 @@ export function decideRetry(
 		retryAfterMs ?? backoffDelay(unguidedRetries, random),
 	);
 	if (waitedMs + delayMs <= policy.maxRetryWaitMs) return { retry: true, delayMs, guided };
-	// A Retry-After longer than the wait left fails at once, saying so (an hour would overflow a timer).
+	// A Retry-After longer than the wait left fails at once, saying so: a shorter wait would be refused again.
 	return retryAfterMs !== undefined && retryAfterMs > policy.maxRetryWaitMs - waitedMs
 		? { retry: false, askedMs: retryAfterMs }
 		: { retry: false };

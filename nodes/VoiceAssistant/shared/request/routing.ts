@@ -9,8 +9,8 @@ import { sendItem } from './sendItem';
 
 /**
  * Routing of an operation, in the order an item's request goes: preSend (build and check it), then
- * send (sendItem, n8n's `pagination` request operation: limit → attempt, whose answer the failure
- * model checks before the operation's own postReceive shapes it → classify → retry → output).
+ * send (sendItem, n8n's `pagination` request operation: slot → turn → attempt, whose answer the
+ * failure model checks before the operation's own postReceive shapes it → classify → retry → output).
  */
 export function operationRouting(
 	endpoint: Endpoint,

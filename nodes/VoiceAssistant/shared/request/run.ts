@@ -21,8 +21,8 @@ import type { NodeError } from '../nodeError';
 type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
 
 /**
- * One run of the node: n8n's loop over the items of one node run (a manual or scheduled
- * execution, one try of n8n's Retry On Fail, one AI Agent tool call). Its lifecycle:
+ * A pass of n8n's loop over the items of one node run: one per try of n8n's Retry On Fail (each AI
+ * Agent tool call is a node run). Its lifecycle:
  * 1. preparing: n8n's loop runs every item's preSend; nothing is sent yet;
  * 2. sending, once the loop is over (`maySend`); if n8n's loop threw, the run is abandoned
  *    and sends nothing;
@@ -63,7 +63,7 @@ export class Run {
 	stopError: NodeError | undefined;
 	stoppedByItem: number | undefined;
 
-	/** Items whose input was invalid while failures become items: answered without a request. */
+	/** Items whose input was invalid while failures become items: they fail without a request. */
 	readonly invalidItems = new Map<number, NodeError>();
 	private turns = 0;
 	private turnWaiting = 0;

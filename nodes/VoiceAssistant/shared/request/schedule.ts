@@ -2,16 +2,16 @@
 // account's rate keeps one, and so does a run's own Max Requests per Second.
 import { clock } from '../clock';
 
-/** The second a service counts requests in (and the pacer judges its rate in). */
-export const WINDOW_MS = 1000;
+/** The second a service counts requests in (and the least the pacer judges its rate over). */
+export const SECOND_MS = 1000;
 /** Starts are spaced this much wider than the rate: a request reaches the service a few ms after it leaves. */
 export const MARGIN = 1.01;
 /** A turn a late timer missed is made up to this much later: the rate is kept, not just approached. */
 const CATCH_UP_MS = 25;
 
 /** `rate` a second (0.5: one every 2.02 s): at most `count` starts in any `spanMs`, `spacingMs` apart. */
-function windowOf(rate: number) {
-	const [spacingMs, count] = [(WINDOW_MS * MARGIN) / rate, Math.max(1, Math.floor(rate))];
+function spanOf(rate: number) {
+	const [spacingMs, count] = [(SECOND_MS * MARGIN) / rate, Math.max(1, Math.floor(rate))];
 	return { count, spanMs: count * spacingMs, spacingMs };
 }
 
@@ -25,7 +25,7 @@ export class StartSchedule {
 	nextTurnIn(rate: number | undefined): number {
 		if (rate === undefined) return 0;
 		const now = clock.now();
-		const { count, spanMs } = windowOf(rate);
+		const { count, spanMs } = spanOf(rate);
 		const starts = (this.starts = this.starts.filter((start) => start > now - spanMs));
 		const full = starts.length >= count ? starts[starts.length - count] + spanMs : 0;
 		return Math.max(0, Math.ceil(Math.max(full, this.nextAt) - now));
@@ -40,11 +40,11 @@ export class StartSchedule {
 		this.starts.push(now);
 		// A turn at most CATCH_UP_MS late keeps the schedule; after an idle spell it starts anew.
 		const due = this.nextAt >= now - CATCH_UP_MS ? this.nextAt : now;
-		this.nextAt = due + windowOf(rate).spacingMs;
+		this.nextAt = due + spanOf(rate).spacingMs;
 	}
 
-	/** When the starts kept stop holding a request back: a span after the last, or when the next is due. */
+	/** When the starts kept stop holding a request back: 1.01 s after the last, or when the next is due. */
 	get quietAt(): number {
-		return Math.max(this.nextAt, (this.starts[this.starts.length - 1] ?? 0) + WINDOW_MS * MARGIN);
+		return Math.max(this.nextAt, (this.starts[this.starts.length - 1] ?? 0) + SECOND_MS * MARGIN);
 	}
 }

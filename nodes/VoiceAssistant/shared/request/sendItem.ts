@@ -1,6 +1,6 @@
 // The send step of every operation: n8n's `pagination` request operation, the one hook of its
 // declarative engine that wraps an item's whole request. In order: wait until n8n's loop is over →
-// an earlier try's result, if n8n retries the node → a slot (limit) → the turn (pace) → attempt
+// an earlier try's result, if n8n retries the node → a slot (window) → the turn → attempt
 // (attempt.ts) → classify (failureModel) → retry → output. Whatever the item meets, an exception
 // of the node's own included, ends as its output or its error: an error item where failures
 // become items, else the error n8n reports (never while n8n's loop may still be sleeping).
@@ -89,7 +89,7 @@ async function resultOf(
 	if (invalid) return { error: invalid };
 	const maySend = await run.maySend();
 	if (!maySend && run.abandoned) {
-		// Under Continue On Fail, say why nothing was sent.
+		// When failures become items (Continue On Fail, a tool), say why nothing was sent.
 		if (!item.failuresBecomeItems) return undefined;
 		return { error: notPreparedError(node, itemIndex, run.loop.preparedCount) };
 	}

@@ -1,10 +1,7 @@
+// Values from expressions and AI agents ($fromAI) are not always of the declared type. These
+// helpers coerce only where the meaning is unambiguous; anything else reaches the schema as is
+// and is rejected there with a clear message.
 import type { IDataObject } from 'n8n-workflow';
-
-/**
- * Values from expressions and AI agents ($fromAI) are not always of the declared type. These
- * helpers coerce only where the meaning is unambiguous; anything else reaches the schema as is
- * and is rejected there with a clear message.
- */
 
 /** A number typed into a text field (a phone, an id) means its digits. */
 function asText(value: unknown): unknown {
