@@ -46,13 +46,19 @@ onDemoVersion(`npm run dev (n8n ${DEMO_VERSION})`, () => {
 			expect(original).toContain(`description: '${DESCRIPTION}',`);
 			const url = /n8n editor {3}(http:\/\/\S+)/.exec(output)?.[1] as string;
 			const api = await signIn(url);
-			/** The Dialer ID's description in n8n's node types; undefined while n8n does not answer. */
+			/**
+			 * The Dialer ID's description in n8n's node types; undefined while n8n does not answer
+			 * with the whole list (n8n rewrites the file on a reload: a read then can get part of it).
+			 */
 			const dialerDescription = async () => {
-				const types: Array<{
-					name: string;
-					properties: Array<{ name: string; description?: string }>;
-				}> = await api.call('GET', '/types/nodes.json').catch(() => []);
-				const node = types.find((type) => type.name === DEV_NODE_TYPE);
+				const types: unknown = await api.call('GET', '/types/nodes.json').catch(() => undefined);
+				if (!Array.isArray(types)) return undefined;
+				const node = (
+					types as Array<{
+						name: string;
+						properties: Array<{ name: string; description?: string }>;
+					}>
+				).find((type) => type.name === DEV_NODE_TYPE);
 				return node?.properties.find((property) => property.name === 'dialerId')?.description;
 			};
 			const shows = async (description: string) =>
