@@ -10,7 +10,9 @@ import dns from 'node:dns';
 import { checkServerIdentity, type PeerCertificate } from 'node:tls';
 import { getSystemErrorMap } from 'node:util';
 import fc from 'fast-check';
+import type { INode } from 'n8n-workflow';
 import { classifyFailure } from '../nodes/VoiceAssistant/shared/failureModel';
+import { failureContext, toUserError } from '../nodes/VoiceAssistant/shared/failureWords';
 import { refusedCertificates, type CertificateKind } from './helpers/certificates';
 import { useFastClock } from './helpers/fastClock';
 import { runNode } from './helpers/runNode';
@@ -221,6 +223,22 @@ describe("Node's documented error surface: each code, in each form n8n keeps it"
 		).toMatchObject({ end: 'not-connected', code: 'ETIMEDOUT' });
 		// Without the request (n8n 2.8), the same reset is a read after connecting: it may have been sent.
 		expect(classifyFailure(asN8n28(reset)).end).toBe('cut');
+	});
+
+	it("n8n's own Timeout (axios: ECONNABORTED) that fired before the connection opened: not sent, and the words say within how long", () => {
+		const timedOut = Object.assign(new Error('timeout of 1000ms exceeded'), {
+			code: 'ECONNABORTED',
+		});
+		const failure = classifyFailure(asN8n241(timedOut));
+		expect(failure).toMatchObject({ end: 'not-connected', phase: 'connect', code: 'ECONNABORTED' });
+		const context = failureContext(
+			{ method: 'POST', baseURL: 'http://api.example.com', url: CALL_PATH, timeout: 1000 },
+			1,
+		);
+		const node = { name: 'Voice Assistant', type: 'voiceAssistant' } as INode;
+		const error = toUserError(node, { ...failure, durationMs: 1000 }, context, 0, API_KEY);
+		expect(error.message).toBe('Could not connect to http://api.example.com within 1 s');
+		expect(error.description).toMatch(/^Nothing reached the service\./);
 	});
 
 	it("OpenSSL's handshake reasons, as Node's code or inside an EPROTO message: the TLS handshake", () => {

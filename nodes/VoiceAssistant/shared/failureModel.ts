@@ -101,7 +101,8 @@ export interface SentSoFar {
 	last?: AttemptFailure;
 }
 
-const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+/** A timer's end: Node's connect or socket timeout, or axios's Timeout (n8n's `timeout` option). */
+export const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
 /** Node's codes for a request it refuses to make (a refused certificate is failurePhase's). */
 const REFUSED_REQUEST = /^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_)/;
