@@ -230,7 +230,7 @@ describe("Node's documented error surface: each code, in each form n8n keeps it"
 			code: 'ECONNABORTED',
 		});
 		const failure = classifyFailure(asN8n241(timedOut));
-		expect(failure).toMatchObject({ end: 'not-connected', phase: 'connect', code: 'ECONNABORTED' });
+		expect(failure).toMatchObject({ end: 'not-connected', phase: 'connect', code: 'ETIMEDOUT' });
 		const context = failureContext(
 			{ method: 'POST', baseURL: 'http://api.example.com', url: CALL_PATH, timeout: 1000 },
 			1,

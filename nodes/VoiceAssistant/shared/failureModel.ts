@@ -101,8 +101,7 @@ export interface SentSoFar {
 	last?: AttemptFailure;
 }
 
-/** A timer's end: Node's connect or socket timeout, or axios's Timeout (n8n's `timeout` option). */
-export const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
+const TIMEOUT_CODES = new Set(['ETIMEDOUT', 'ECONNABORTED', 'ESOCKETTIMEDOUT']);
 
 /** Node's codes for a request it refuses to make (a refused certificate is failurePhase's). */
 const REFUSED_REQUEST = /^(ERR_INVALID_|ERR_HTTP_INVALID_|ERR_UNESCAPED_)/;
@@ -163,13 +162,15 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 	const end = status === undefined ? undefined : endOfStatus(status);
 	// n8n's request error names an error status (a 2xx would not be one).
 	if (end && end !== 'answered') return { end, status, body: context?.data, rawMessage };
-	const errno = deadlinePassed ? 'ETIMEDOUT' : errnoOf(error);
+	const found = errnoOf(error);
+	// A timer's end reads as ETIMEDOUT: the node's deadline, or n8n's own Timeout (axios: ECONNABORTED).
+	const errno = deadlinePassed || TIMEOUT_CODES.has(found ?? '') ? 'ETIMEDOUT' : found;
 	const phase = phaseOf(error);
 	const detail = phase && detailOf(error, phase);
 	if (phase === 'certificate' || phase === 'ssrf' || (errno && REFUSED_REQUEST.test(errno)))
 		return { end: 'unsendable', phase, code: errno, detail, rawMessage };
 	if (phase) return { end: 'not-connected', phase, code: errno, detail, rawMessage };
-	if (errno && TIMEOUT_CODES.has(errno)) return { end: 'timeout', code: errno, rawMessage };
+	if (errno === 'ETIMEDOUT') return { end: 'timeout', code: errno, rawMessage };
 	return { end: 'cut', code: errno, rawMessage };
 }
 

@@ -1,14 +1,7 @@
 // The words of a failed attempt, for each way an attempt ends (failureModel decides whether it was
 // sent again; this file only says so), built so that n8n keeps them, and without the key.
 import type { INode } from 'n8n-workflow';
-import {
-	isHtml,
-	methodOf,
-	ruleOf,
-	TIMEOUT_CODES,
-	type AttemptFailure,
-	type FailureEnd,
-} from './failureModel';
+import { isHtml, methodOf, ruleOf, type AttemptFailure, type FailureEnd } from './failureModel';
 import { PLAIN_HTTP_ANSWER, type Phase } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
 import { redact } from './redact';
@@ -101,9 +94,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 			check =
 				'Check the proxy (Request Options → Proxy, or HTTPS_PROXY) and that it reaches the Base URL.';
 		} else if (several) why = `: every address failed (${detail})`;
-		// The node's deadline (ETIMEDOUT) or n8n's own Timeout (axios: ECONNABORTED), whichever fired first.
-		else if (code && TIMEOUT_CODES.has(code))
-			why = took ? ` within ${took}` : ': the connection timed out';
+		else if (code === 'ETIMEDOUT') why = took ? ` within ${took}` : ': the connection timed out';
 		else if (phase === 'tls') {
 			// EPROTO: an OpenSSL error during a system call; only its message says which.
 			why = `: the TLS handshake failed (${code ?? 'unknown'}${code === 'EPROTO' && detail ? `: ${detail}` : ''})`;
