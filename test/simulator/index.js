@@ -104,7 +104,8 @@ const {
  *   close(): Promise<void>,
  * }} Simulator
  *   url: e.g. http://127.0.0.1:PORT, no trailing slash; reset() clears requests, ledger, queued
- *   failures and stats and refills the rate-limit bucket, keeping the data; failNext() queues a
+ *   failures and stats and refills the rate-limit bucket, keeping the data, and cuts the requests
+ *   still in flight before they are applied (reset-before); failNext() queues a
  *   canned answer, given before auth and validation, never applied (or a cut after applying);
  *   setOptions() changes only the keys present.
  */
@@ -214,6 +215,8 @@ async function createSimulator(options) {
 	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
 	const waits = new Set();
 	let closed = false;
+	/** Counts reset() calls: a request that arrived before the last one is cut before it is applied. */
+	let generation = 0;
 
 	/** Only the keys present change; null or undefined switches a mode off. @param {ModeOptions} next */
 	function setOptions(next = {}) {
@@ -260,6 +263,10 @@ async function createSimulator(options) {
 	}
 
 	function reset() {
+		// The last test's requests end here: those still in flight (a latency wait, a body being
+		// read) are cut before they are applied, so nothing of that test lands in the next one's.
+		generation += 1;
+		for (const cancel of [...waits]) cancel();
 		requests.length = 0;
 		ledger.applied.length = 0;
 		ledger.countsByKey.clear();
@@ -302,6 +309,7 @@ async function createSimulator(options) {
 	 * @param {URL} url
 	 */
 	async function handleApi(req, res, url) {
+		const arrivedIn = generation;
 		stats.total += 1;
 		stats.inFlight += 1;
 		stats.maxInFlight = Math.max(stats.maxInFlight, stats.inFlight);
@@ -348,6 +356,7 @@ async function createSimulator(options) {
 				return resetSocket('reset-before');
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
+			if (arrivedIn !== generation) return resetSocket('reset-before');
 
 			/**
 			 * A canned answer instead of the real one: before applying ('rejected') or after ('applied').
@@ -406,7 +415,8 @@ async function createSimulator(options) {
 			}
 
 			if (modes.latencyMs > 0) await wait(modes.latencyMs);
-			if (closed || fate === 'reset-before') return resetSocket('reset-before');
+			if (closed || arrivedIn !== generation || fate === 'reset-before')
+				return resetSocket('reset-before');
 
 			const result = dispatch(record, store.data);
 			if (result.applied) recordApplied(result.applied);

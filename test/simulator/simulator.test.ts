@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'fs
 import { tmpdir } from 'os';
 import { join } from 'path';
 import http from 'http';
+import net from 'net';
 import { createInterface } from 'readline';
 
 import {
@@ -14,6 +15,7 @@ import {
 	SEEDED_KNOWLEDGE_BASE_IDS,
 	type Simulator,
 } from './index';
+import { freshStart } from '../helpers/simulator';
 
 const KEY = 'secret';
 const CONTACT_PATH = '/api/v1/segment/contact/update';
@@ -865,6 +867,36 @@ describe('simulator', () => {
 			await eventually(() => sim.stats.inFlight === 0);
 			expect(sim.ledger.countsByKey.get('segment.contact.update:gone')).toBe(1);
 			expect(sim.requests[0].outcome).toBe('applied');
+		});
+
+		it("reset() cuts a request in flight before it is applied: the last test's request lands in no later ledger", async () => {
+			sim.setOptions({ latencyMs: 600_000 });
+			const pending = statusOf(sim, 'PUT', `${CONTACT_PATH}?id=earlier`, { body: contactBody });
+			await eventually(() => sim.stats.inFlight === 1);
+			const earlier = sim.requests[0];
+			sim.reset();
+			expect(await pending).toBe(0);
+			expect(earlier).toMatchObject({ status: 0, outcome: 'reset-before' });
+			expect(sim.requests).toEqual([]);
+			expect(sim.ledger.applied).toEqual([]);
+			expect(sim.stats.inFlight).toBe(0);
+		});
+
+		it('freshStart: a request written before it, not read yet by the simulator, is not counted after it', async () => {
+			const socket = net.connect(Number(new URL(sim.url).port), '127.0.0.1');
+			await once(socket, 'connect');
+			const body = JSON.stringify(contactBody);
+			// Written to the kernel at once; the simulator reads it in a later poll phase of the loop.
+			socket.write(
+				`PUT ${CONTACT_PATH}?id=unread HTTP/1.1\r\nhost: 127.0.0.1\r\nx-api-key: ${KEY}\r\n` +
+					`content-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n${body}`,
+			);
+			await freshStart(sim);
+			// The simulator cuts it (reset() after it was read), or answers it (read after reset()).
+			await Promise.race([once(socket, 'close'), once(socket, 'data')]);
+			socket.destroy();
+			expect(sim.requests).toEqual([]);
+			expect(sim.ledger.applied).toEqual([]);
 		});
 
 		it('closes promptly during a latency wait without applying', async () => {
