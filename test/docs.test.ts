@@ -14,8 +14,8 @@ import path from 'path';
 import ts from 'typescript';
 import type { INodeProperties } from 'n8n-workflow';
 import { requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
+import { ROOT, SHIPPED_SOURCES as SHIPPED } from './helpers/shippedSources';
 
-const ROOT = path.resolve(__dirname, '..');
 const DOCS = [
 	'README.md',
 	'ARCHITECTURE.md',
@@ -195,15 +195,6 @@ describe('the pages that map the code', () => {
 	});
 });
 
-/** Every TypeScript file that ships, as POSIX paths from the repo's root. */
-function shippedSources(dir: string): string[] {
-	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-		const file = path.posix.join(dir, entry.name);
-		if (entry.isDirectory()) return shippedSources(file);
-		return file.endsWith('.ts') ? [file] : [];
-	});
-}
-const SHIPPED = [...shippedSources('nodes'), ...shippedSources('credentials')];
 const read = (file: string) => fs.readFileSync(path.join(ROOT, file), 'utf8');
 const lineCount = (file: string) => read(file).replace(/\n$/, '').split('\n').length;
 

@@ -7,8 +7,7 @@
 import fs from 'fs';
 import path from 'path';
 import ts from 'typescript';
-
-const ROOT = path.resolve(__dirname, '..');
+import { ROOT, SHIPPED_SOURCES as SHIPPED } from './helpers/shippedSources';
 
 /** Declared seams: exports for the tests to replace what the node reads from the world. */
 const SEAMS: Record<string, string[]> = {
@@ -18,16 +17,6 @@ const SEAMS: Record<string, string[]> = {
 	// nothing stays once its window has passed: no behaviour shows a map's size.
 	'nodes/VoiceAssistant/shared/request/admission.ts': ['accountAdmissions'],
 };
-
-function sources(dir: string): string[] {
-	return fs.readdirSync(path.join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
-		const file = path.posix.join(dir, entry.name);
-		if (entry.isDirectory()) return sources(file);
-		return file.endsWith('.ts') ? [file] : [];
-	});
-}
-
-const SHIPPED = [...sources('nodes'), ...sources('credentials')];
 
 /** The classes n8n loads by file, as package.json lists them. */
 function loadedByN8n(): Set<string> {

@@ -183,33 +183,36 @@ function additionalDataOf(
 	} as unknown as IWorkflowExecuteAdditionalData;
 }
 
+/** A node of a test workflow at [0, 0] unless told; with the test account of `credentialType` if given. */
+function testNode(
+	fields: Pick<INode, 'id' | 'name' | 'type' | 'parameters'> & Partial<INode>,
+	credentialType?: string,
+): INode {
+	const credentials = credentialType && { [credentialType]: { id: '1', name: 'Test account' } };
+	return { typeVersion: 1, position: [0, 0], ...(credentials ? { credentials } : {}), ...fields };
+}
+
 export async function runNode(options: RunOptions): Promise<RunResult> {
-	const node: INode = {
-		id: 'voice-assistant-node',
-		name: 'Voice Assistant',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: options.parameters,
-		credentials: {
-			[options.nodeType?.description.credentials?.[0]?.name ?? CREDENTIAL_TYPE]: {
-				id: '1',
-				name: 'Test account',
-			},
+	const node = testNode(
+		{
+			id: 'voice-assistant-node',
+			name: 'Voice Assistant',
+			type: NODE_TYPE,
+			parameters: options.parameters,
+			...(options.continueOnFail ? { continueOnFail: true } : {}),
+			...(options.onError ? { onError: options.onError } : {}),
+			...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
+			...(options.executeOnce ? { executeOnce: true } : {}),
 		},
-		...(options.continueOnFail ? { continueOnFail: true } : {}),
-		...(options.onError ? { onError: options.onError } : {}),
-		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
-		...(options.executeOnce ? { executeOnce: true } : {}),
-	};
-	const input: INode = {
+		options.nodeType?.description.credentials?.[0]?.name ?? CREDENTIAL_TYPE,
+	);
+	const input = testNode({
 		id: 'input-node',
 		name: 'Input',
 		type: INPUT_TYPE,
-		typeVersion: 1,
 		position: [-200, 0],
 		parameters: { items: JSON.stringify(options.items ?? [{ json: {} }]) },
-	};
+	});
 	const connections = { Input: { main: [[{ node: node.name, type: 'main' as const, index: 0 }]] } };
 	const workflow = new Workflow({
 		id: 'test-workflow',
@@ -265,24 +268,18 @@ export async function callAsTool(
 	options: Omit<RunOptions, 'items'> & { calls: IDataObject[] },
 ): Promise<string[]> {
 	const nodeType = loadNodeType();
-	const agent: INode = {
-		id: 'agent-node',
-		name: 'AI Agent',
-		type: INPUT_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const tool: INode = {
-		id: 'voice-assistant-tool',
-		name: 'Voice Assistant Tool',
-		type: TOOL_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 200],
-		parameters: options.parameters,
-		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Test account' } },
-		...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
-	};
+	const agent = testNode({ id: 'agent-node', name: 'AI Agent', type: INPUT_TYPE, parameters: {} });
+	const tool = testNode(
+		{
+			id: 'voice-assistant-tool',
+			name: 'Voice Assistant Tool',
+			type: TOOL_NODE_TYPE,
+			position: [0, 200],
+			parameters: options.parameters,
+			...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),
+		},
+		CREDENTIAL_TYPE,
+	);
 	const connections = {
 		[tool.name]: { ai_tool: [[{ node: agent.name, type: 'ai_tool' as const, index: 0 }]] },
 	};
@@ -338,15 +335,15 @@ export async function searchAssistants(
 	filter?: string,
 ): Promise<INodeListSearchResult> {
 	const nodeType = loadNodeType();
-	const node: INode = {
-		id: 'voice-assistant-node',
-		name: 'Voice Assistant',
-		type: NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource: 'playgroundCall', operation: 'start' },
-		credentials: { [CREDENTIAL_TYPE]: { id: '1', name: 'Test account' } },
-	};
+	const node = testNode(
+		{
+			id: 'voice-assistant-node',
+			name: 'Voice Assistant',
+			type: NODE_TYPE,
+			parameters: { resource: 'playgroundCall', operation: 'start' },
+		},
+		CREDENTIAL_TYPE,
+	);
 	const workflow = new Workflow({
 		id: 'picker-workflow',
 		nodes: [node],
