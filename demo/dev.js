@@ -75,11 +75,20 @@ async function startDevLoop(userFolder, logDir, log) {
 	let compiled = false;
 	/** @type {string | undefined} */
 	let n8nUrl;
+	/**
+	 * n8n's own watcher may reload from a dist/ tsc is still writing, and that reload fails (n8n's
+	 * log: "Hot reload failed for CUSTOM"); so may one asked for then. A failed reload is asked
+	 * for again, up to three times a second apart.
+	 */
 	const reload = async () => {
-		const response = await fetch(`${n8nUrl}/rest/dev/reload`, { method: 'POST' }).catch(
-			(error) => ({ ok: false, status: String(error) }),
-		);
-		log(response.ok ? 'n8n reloaded the node' : `n8n did not reload the node (${response.status})`);
+		for (let attempt = 1; ; attempt++) {
+			const response = await fetch(`${n8nUrl}/rest/dev/reload`, { method: 'POST' }).catch(
+				(error) => ({ ok: false, status: String(error) }),
+			);
+			if (response.ok) return log('n8n reloaded the node');
+			if (attempt === 3) return log(`n8n did not reload the node (${response.status})`);
+			await new Promise((resolve) => setTimeout(resolve, 1000));
+		}
 	};
 	const printVerdicts = () => {
 		for (const raw of toolLines()) {
