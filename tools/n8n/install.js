@@ -149,6 +149,27 @@ async function folderMegabytes(dir) {
 	return Number.isFinite(megabytes) ? megabytes : undefined;
 }
 
+/** The installs under way in this process, by cache folder: concurrent callers share one. */
+const installsUnderWay = new Map();
+
+/**
+ * Installs a harness folder once however many callers ask for it at once: a second caller of a
+ * folder still being installed waits for the same install (two n8n versions on one Node.js ask
+ * for that runtime together). A failed install is forgotten, so a later call tries again.
+ * @param {string} name
+ * @param {{ env: NodeJS.ProcessEnv, isReady: (dir: string) => Promise<boolean>, expectedMegabytes: number, expectedTime: string }} how
+ * @param {(line: string) => void} log
+ * @returns {Promise<string>}
+ */
+function installHarness(name, how, log) {
+	const key = path.join(cacheRoot(), name);
+	const underWay = installsUnderWay.get(key);
+	if (underWay) return underWay;
+	const install = installHarnessOnce(name, how, log).finally(() => installsUnderWay.delete(key));
+	installsUnderWay.set(key, install);
+	return install;
+}
+
 /**
  * Installs a harness folder (its committed package.json and lockfile) into the cache with
  * `npm ci`, unless `isReady(dir)` says the cached copy is good. The install goes to a side
@@ -158,7 +179,7 @@ async function folderMegabytes(dir) {
  * @param {{ env: NodeJS.ProcessEnv, isReady: (dir: string) => Promise<boolean>, expectedMegabytes: number, expectedTime: string }} how
  * @param {(line: string) => void} log
  */
-async function installHarness(name, { env, isReady, expectedMegabytes, expectedTime }, log) {
+async function installHarnessOnce(name, { env, isReady, expectedMegabytes, expectedTime }, log) {
 	const dir = path.join(cacheRoot(), name);
 	if (await isReady(dir)) return dir;
 	const harness = path.join(HARNESS_DIR, name);
