@@ -1,33 +1,33 @@
 /**
  * What each answer of a run moves (shared/request/attemptFeedback.ts): the limit on requests in
  * flight, when pacing starts, and that once paced 429s move the pace, not the limit. Scripted
- * answers against the real limit, limiter and pacer; no clock.
+ * answers against the real limit, window and pacer; no clock.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
-import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
-import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { WindowSizer } from '../nodes/VoiceAssistant/shared/request/windowSizer';
+import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
 import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
 
 function automatic(ceiling = 64) {
-	const limit = new ConcurrencyLimit(ceiling);
-	const limiter = new Limiter(limit.limit);
-	return { limit, limiter, pacer: new RatePacer(), feedback: new AttemptFeedback(limit, limiter) };
+	const limit = new WindowSizer(ceiling);
+	const window = new RunWindow(limit.limit);
+	return { limit, window, pacer: new RatePacer(), feedback: new AttemptFeedback(limit, window) };
 }
 
 /** Pacing starts at what the service answered in the last second: here nothing, so 1 attempt a second. */
 const PACE_AFTER_NOTHING_ANSWERED = 1;
 
-/** How many of `wanting` holders the limiter lets in at once; the others wait (and then leave). */
-function holders(limiter: Limiter, wanting: number): number {
+/** How many of `wanting` holders the window lets in at once; the others wait (and then leave). */
+function holders(window: RunWindow, wanting: number): number {
 	const done = new AbortController();
 	const releases: Array<() => void> = [];
 	for (let i = 0; i < wanting; i++)
-		void limiter.use(
+		void window.use(
 			async () => await new Promise<void>((release) => releases.push(release)),
 			done.signal,
 		);
-	const admitted = limiter.inUse;
+	const admitted = window.inUse;
 	done.abort();
 	releases.forEach((release) => release());
 	return admitted;
@@ -37,14 +37,14 @@ const tell = (feedback: AttemptFeedback, pacer: RatePacer, failures: AttemptEnd[
 	failures.forEach((failure) => feedback.onAttemptEnd(failure, pacer));
 
 describe('AttemptFeedback', () => {
-	it('a round that mostly pushed back halves the limit, and the limiter follows it', () => {
-		const { limit, limiter, pacer, feedback } = automatic();
+	it('a round that mostly pushed back halves the limit, and the window follows it', () => {
+		const { limit, window, pacer, feedback } = automatic();
 		tell(feedback, pacer, Array(32).fill('unavailable'));
 		expect(limit.limit).toBe(16);
 		expect(limit.cuts).toBe(1);
 		expect(pacer.rate).toBeUndefined(); // 503s are no rate limit
-		// The limiter admits no more than the new limit.
-		expect(holders(limiter, 17)).toBe(16);
+		// The window admits no more than the new limit.
+		expect(holders(window, 17)).toBe(16);
 	});
 
 	it('a cut round with 429s in it starts pacing', () => {
@@ -78,10 +78,10 @@ describe('AttemptFeedback', () => {
 	});
 
 	it('a fixed Max Concurrent Requests: only the pace hears the answers', () => {
-		const limiter = new Limiter(5);
+		const window = new RunWindow(5);
 		const pacer = new RatePacer();
 		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
-		const feedback = new AttemptFeedback(undefined, limiter);
+		const feedback = new AttemptFeedback(undefined, window);
 		tell(feedback, pacer, Array(40).fill('rate-limited'));
 		expect(onAttemptEnd).toHaveBeenCalledTimes(40);
 		expect(pacer.rate).toBeUndefined();
@@ -102,7 +102,7 @@ describe('AttemptFeedback', () => {
 		];
 		const pacer = new RatePacer();
 		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
-		tell(new AttemptFeedback(undefined, new Limiter(5)), pacer, ends);
+		tell(new AttemptFeedback(undefined, new RunWindow(5)), pacer, ends);
 		expect(onAttemptEnd.mock.calls.map(([kind]) => kind)).toEqual([
 			...Array(4).fill('handled'),
 			'rate-limited',

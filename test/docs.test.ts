@@ -392,7 +392,7 @@ describe("the README's Options are the code's", () => {
 			`up to ${percent(constant(pacer, 'MAX_GROWTH'))})`,
 			`after ${WORDS[constant(pacer, 'GIVE_UP_AFTER_FUTILE_CUTS')]} such cuts pacing stops`,
 			`at least ${constant('request/retry.ts', 'MIN_RETRY_DELAY_MS')} ms apart`,
-			`at most that many in any ${constant('request/schedule.ts', 'MARGIN')} s`,
+			`at most that many in any ${constant('request/startTimes.ts', 'MARGIN')} s`,
 			`runs of ${constant('request/progress.ts', 'PROGRESS_FROM_ITEMS')} items or more`,
 		];
 		expect(figures.filter((figure) => !readme.includes(figure))).toEqual([]);

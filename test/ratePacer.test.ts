@@ -2,15 +2,15 @@
  * The rate pacer driven by a fake clock and scripted answers (no timers, no timing asserts): a
  * token-bucket service like a real rate limit, and random 429s like a busy service. A run's
  * answer feedback (the limit on requests in flight) decides when pacing starts, as in a run; the
- * account's starts are spaced at the learned rate by a start schedule, as the admission does.
+ * account's starts are spaced at the learned rate by start times, as the admission does.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
-import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
-import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { WindowSizer } from '../nodes/VoiceAssistant/shared/request/windowSizer';
+import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
 import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
-import { MARGIN, StartSchedule, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
+import { MARGIN, StartTimes, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/startTimes';
 
 /** A fake clock the pacer reads. */
 function clock() {
@@ -48,17 +48,17 @@ const FAILURE_OF: Record<PacerKind, AttemptEnd> = {
 
 /**
  * The account's turns at the pacer's rate, as its admission hands them out (the learned rate
- * spaced as it is, without the margin a set limit keeps): one schedule per pacer.
+ * spaced as it is, without the margin a set limit keeps): one times per pacer.
  */
-const schedules = new WeakMap<RatePacer, StartSchedule>();
+const timesOf = new WeakMap<RatePacer, StartTimes>();
 function turns(pacer: RatePacer) {
-	const schedule = schedules.get(pacer) ?? new StartSchedule();
-	schedules.set(pacer, schedule);
+	const times = timesOf.get(pacer) ?? new StartTimes();
+	timesOf.set(pacer, times);
 	const rate = () => (pacer.rate === undefined ? undefined : pacer.rate * MARGIN);
 	return {
-		nextTurnIn: () => schedule.nextTurnIn(rate()),
+		nextTurnIn: () => times.nextTurnIn(rate()),
 		takeTurn: (waited: boolean) => {
-			schedule.take(rate());
+			times.take(rate());
 			pacer.started(waited);
 		},
 	};
@@ -66,7 +66,7 @@ function turns(pacer: RatePacer) {
 
 /** A run's answer feedback in automatic mode (its limit on requests in flight). */
 const feedbackOfRun = (ceiling = 100) =>
-	new AttemptFeedback(new ConcurrencyLimit(ceiling), new Limiter(ceiling));
+	new AttemptFeedback(new WindowSizer(ceiling), new RunWindow(ceiling));
 
 /**
  * `attempts` attempts, one at a time, as fast as the pacer lets them (a sender that would

@@ -1,12 +1,12 @@
 /**
- * The queue of waiters (shared/request/waiterQueue.ts) the limiter and the pace gate wait in:
+ * The queue of waiters (shared/request/waiterQueue.ts) the window and the pace gate wait in:
  * arrival order, the waiters of an aborted signal (only theirs) leaving with the leave value, one
  * abort listener per signal however many wait, and order kept after the queue is compacted; as
- * the queue alone and as the limiter uses it.
+ * the queue alone and as the window uses it.
  */
 import { getEventListeners } from 'node:events';
 import { createDeferredPromise, type IDeferredPromise } from 'n8n-workflow';
-import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
 import { WaiterQueue } from '../nodes/VoiceAssistant/shared/request/waiterQueue';
 
 /** A signal that never aborts: use() then always runs the work. */
@@ -64,19 +64,19 @@ describe('WaiterQueue', () => {
 	});
 });
 
-describe('WaiterQueue as the limiter waits in it', () => {
+describe('WaiterQueue as the window waits in it', () => {
 	it('listens to the signal once for all its waiters, and drops them all when it aborts', async () => {
 		// Every listener on the execution's signal slows each HTTP request's own add and
 		// remove of its abort listener: one per waiter made a 10,000-item run quadratic.
-		const limiter = new Limiter(1);
+		const window = new RunWindow(1);
 		const started: string[] = [];
 		const holder = heldTask('holder', started);
 		const cancel = new AbortController();
-		const held = limiter.use(holder.task, cancel.signal);
+		const held = window.use(holder.task, cancel.signal);
 		const queued = Array.from({ length: 2_000 }, (_, i) =>
-			orCancelled(limiter.use(async () => started.push(`queued-${i}`), cancel.signal)),
+			orCancelled(window.use(async () => started.push(`queued-${i}`), cancel.signal)),
 		);
-		const other = limiter.use(async () => started.push('other'), NEVER);
+		const other = window.use(async () => started.push('other'), NEVER);
 		await settle();
 		expect(getEventListeners(cancel.signal, 'abort')).toHaveLength(1);
 		cancel.abort();
@@ -84,17 +84,17 @@ describe('WaiterQueue as the limiter waits in it', () => {
 		holder.end.resolve('done');
 		await Promise.all([held, other]);
 		expect(started).toEqual(['holder', 'other']);
-		expect(limiter.inUse).toBe(0);
+		expect(window.inUse).toBe(0);
 	});
 
 	it('serves a long queue in order after it was compacted', async () => {
-		const limiter = new Limiter(1);
+		const window = new RunWindow(1);
 		const order: number[] = [];
 		const all = Array.from({ length: 5_000 }, (_, i) =>
-			limiter.use(async () => order.push(i), NEVER),
+			window.use(async () => order.push(i), NEVER),
 		);
 		await Promise.all(all);
 		expect(order).toEqual(Array.from({ length: 5_000 }, (_, i) => i));
-		expect(limiter.inUse).toBe(0);
+		expect(window.inUse).toBe(0);
 	});
 });

@@ -10,7 +10,7 @@ export const INITIAL_CONCURRENCY = 32;
 export interface RequestPolicy {
 	/** The fixed bound on requests in flight, or in automatic mode its ceiling. */
 	maxConcurrency: number;
-	/** Automatic mode: the bound follows the service's pushback (see ConcurrencyLimit). */
+	/** Automatic mode: the bound follows the service's pushback (see WindowSizer). */
 	adaptiveConcurrency: boolean;
 	retry: boolean;
 	maxRetries: number;

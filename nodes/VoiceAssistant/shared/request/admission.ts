@@ -5,7 +5,7 @@
 // over the runs with requests waiting (a tool call's request does not wait behind a bulk run's).
 import { clock } from '../clock';
 import { RatePacer } from './ratePacer';
-import { MARGIN, StartSchedule } from './schedule';
+import { MARGIN, StartTimes } from './startTimes';
 import { WaiterQueue } from './waiterQueue';
 
 /** A run as the admission knows it: the rate its credential sets, a second (undefined: none). */
@@ -20,7 +20,7 @@ type Seat = { member: Member; queue: WaiterQueue<void> };
 
 export class AccountAdmission {
 	readonly pacer = new RatePacer();
-	private readonly schedule = new StartSchedule();
+	private readonly starts = new StartTimes();
 	private pausedUntil = 0;
 	private seats: Seat[] = [];
 	private next = 0;
@@ -65,7 +65,7 @@ export class AccountAdmission {
 		member.held.pauseMs -= Math.max(0, this.pausedUntil - clock.now());
 		if (this.waiting === 0) this.sleep?.abort();
 		if (this.seats.length > 0) return;
-		const quietIn = Math.max(this.schedule.quietAt, this.pausedUntil) - clock.now();
+		const quietIn = Math.max(this.starts.quietAt, this.pausedUntil) - clock.now();
 		const linger = (this.linger = new AbortController());
 		const forget = () => admissions.get(this.account) === this && admissions.delete(this.account);
 		if (quietIn <= 0) forget();
@@ -116,13 +116,13 @@ export class AccountAdmission {
 
 	private accountWait(): number {
 		const paused = this.pausedUntil - clock.now();
-		return paused > 0 ? Math.ceil(paused) : this.schedule.nextTurnIn(this.lowestRate(MARGIN));
+		return paused > 0 ? Math.ceil(paused) : this.starts.nextTurnIn(this.lowestRate(MARGIN));
 	}
 
 	/** A request of `seat` starts: the rotation goes on from the next run. */
 	private take(seat: Seat, waited: boolean): void {
 		this.next = this.seats.indexOf(seat) + 1;
-		this.schedule.take(this.lowestRate(MARGIN));
+		this.starts.take(this.lowestRate(MARGIN));
 		this.pacer.started(waited);
 	}
 }

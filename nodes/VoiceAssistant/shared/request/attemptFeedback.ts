@@ -1,8 +1,8 @@
 // The attempt feedback: what the end of each attempt of a run moves: the automatic limit of its
 // window, and its account's pacer.
 import type { AttemptEnd } from '../failureModel';
-import type { ConcurrencyLimit } from './concurrencyLimit';
-import type { Limiter } from './limiter';
+import type { WindowSizer } from './windowSizer';
+import type { RunWindow } from './runWindow';
 import type { PacerKind, RatePacer } from './ratePacer';
 
 /** Pacing also starts when this many of the latest RECENT attempt ends were 429 (random 429s practically never do). */
@@ -41,8 +41,8 @@ export class AttemptFeedback {
 	private throttledSinceCut = 0;
 
 	constructor(
-		private readonly limit: ConcurrencyLimit | undefined,
-		private readonly limiter: Limiter,
+		private readonly limit: WindowSizer | undefined,
+		private readonly window: RunWindow,
 	) {}
 
 	/** `tookMs`: from the attempt's start to its end. */
@@ -58,8 +58,8 @@ export class AttemptFeedback {
 		if (this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE) pacer?.rateLimited();
 		const paced = pacer?.rate !== undefined;
 		const cutsBefore = this.limit.cuts;
-		this.limit.onAttemptEnd(isPushback(end) && !(paced && throttled), this.limiter.inUse, tookMs);
-		this.limiter.setLimit(this.limit.limit);
+		this.limit.onAttemptEnd(isPushback(end) && !(paced && throttled), this.window.inUse, tookMs);
+		this.window.setLimit(this.limit.limit);
 		if (this.limit.cuts === cutsBefore) return;
 		// A round that mostly pushed back, with 429s among it: the service limits the rate too.
 		if (this.throttledSinceCut > 0) pacer?.rateLimited();

@@ -9,7 +9,7 @@
 // at most MAX_SETTLES times until a period without any. A share that did not fall as the rate was
 // lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods pacing stops for the account.
 import { clock } from '../clock';
-import { SECOND_MS } from './schedule';
+import { SECOND_MS } from './startTimes';
 
 const MIN_ENDS_TO_JUDGE = 10;
 const BUCKET_MS = 100;

@@ -9,11 +9,11 @@ import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
 import { joinAdmission, type AccountAdmission, type Member } from './admission';
 import { AttemptFeedback } from './attemptFeedback';
-import { ConcurrencyLimit } from './concurrencyLimit';
+import { WindowSizer } from './windowSizer';
 import { Deadlines } from './deadlines';
-import { Limiter } from './limiter';
+import { RunWindow } from './runWindow';
 import type { ItemLoop } from './itemLoop';
-import { StartSchedule } from './schedule';
+import { StartTimes } from './startTimes';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
@@ -36,19 +36,19 @@ export class Run {
 
 	/** Aborted by a stop, a cancel or the run's end: every wait of the run leaves on it. */
 	readonly signal: AbortSignal = this.controller.signal;
-	readonly limiter: Limiter;
+	readonly window: RunWindow;
 
 	/** Aborted when the run ends, not by a stop: the deadlines of attempts still in flight hold. */
 	private readonly over = new AbortController();
 	readonly deadlines = new Deadlines(this.over.signal);
-	private readonly limit: ConcurrencyLimit | undefined;
+	private readonly limit: WindowSizer | undefined;
 	private readonly feedback: AttemptFeedback;
 	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
 	private admission: AccountAdmission | undefined;
 	private member: (Member & { account: string }) | undefined;
 	/** The node's own Max Requests per Second, the lowest its items give: the run's own turns come first, in order. */
 	private ownRate: number | undefined;
-	private readonly own = new StartSchedule();
+	private readonly own = new StartTimes();
 	private ownTurns = Promise.resolve();
 	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
 	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
@@ -79,16 +79,16 @@ export class Run {
 		readonly earlierTries: TriesMemory | undefined,
 	) {
 		this.limit = policy.adaptiveConcurrency
-			? new ConcurrencyLimit(policy.maxConcurrency)
+			? new WindowSizer(policy.maxConcurrency)
 			: undefined;
-		this.limiter = new Limiter(this.limit?.limit ?? policy.maxConcurrency);
-		this.feedback = new AttemptFeedback(this.limit, this.limiter);
+		this.window = new RunWindow(this.limit?.limit ?? policy.maxConcurrency);
+		this.feedback = new AttemptFeedback(this.limit, this.window);
 		this.progress = new Progress(loop.total, log.logger, log.nodeName, {
 			concurrency: () => ({
 				now: this.limit?.limit ?? policy.maxConcurrency,
-				peak: this.limiter.peak,
+				peak: this.window.peak,
 			}),
-			inFlight: () => this.limiter.inUse - this.turnWaiting,
+			inFlight: () => this.window.inUse - this.turnWaiting,
 			rate: () => ({ now: this.admission?.rate, waiting: this.turnWaiting }),
 			heldBack: () => ({ ...this.held, setRate: this.member?.setRate, ownRate: this.ownRate }),
 		});

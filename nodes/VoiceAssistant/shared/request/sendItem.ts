@@ -104,7 +104,7 @@ async function resultOf(
 		return stopOn(send, { error: nodeError(node, target.notAllowed, { itemIndex }) });
 	const earlier = run.earlierTries?.recall(itemIndex);
 	if (earlier) return stopOn(send, earlier);
-	return (await run.limiter.use(async () => await attempts(send), run.signal)) ?? notSent(send);
+	return (await run.window.use(async () => await attempts(send), run.signal)) ?? notSent(send);
 }
 
 /** attempt → classify → retry, until the item has its result; holds the item's slot throughout. */

@@ -14,7 +14,7 @@ const QUEUEING_MS = 20;
  * PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only while the run fills
  * half of it (as Netflix's concurrency-limits): a slow run has no evidence the service takes more.
  */
-export class ConcurrencyLimit {
+export class WindowSizer {
 	/** Requests in flight allowed now: never above `ceiling`, never below 1. */
 	limit: number;
 	private slowStart = true;

@@ -2,7 +2,7 @@
 // automatic limit), served in arrival order; the limit may move while the run sends.
 import { WaiterQueue } from './waiterQueue';
 
-export class Limiter {
+export class RunWindow {
 	private readonly waiting = new WaiterQueue<boolean>(false);
 	/** Requests in flight now, and the most at once so far. */
 	inUse = 0;

@@ -1,29 +1,29 @@
 /**
- * Automatic concurrency (shared/request/concurrencyLimit.ts): the limit driven by scripted
+ * Automatic concurrency (shared/request/windowSizer.ts): the limit driven by scripted
  * answers (no clock, no timing), and a run under a rate limit in n8n's engine.
  */
-import { ConcurrencyLimit } from '../nodes/VoiceAssistant/shared/request/concurrencyLimit';
+import { WindowSizer } from '../nodes/VoiceAssistant/shared/request/windowSizer';
 import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/requestPolicy';
 import { useSimulator } from './helpers/simulator';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 
-describe('ConcurrencyLimit', () => {
+describe('WindowSizer', () => {
 	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts, each taking `tookMs`. */
-	function round(controller: ConcurrencyLimit, pushbacks = 0, tookMs?: number): number {
+	function round(controller: WindowSizer, pushbacks = 0, tookMs?: number): number {
 		const size = controller.limit;
 		for (let i = 0; i < size; i++) controller.onAttemptEnd(i < pushbacks, controller.limit, tookMs);
 		return controller.limit;
 	}
 
 	it('starts at 32 and doubles per round while the service keeps up (slow start)', () => {
-		const controller = new ConcurrencyLimit(1000);
+		const controller = new WindowSizer(1000);
 		expect(controller.limit).toBe(INITIAL_CONCURRENCY);
 		expect(INITIAL_CONCURRENCY).toBe(32);
 		expect([round(controller), round(controller), round(controller)]).toEqual([64, 128, 256]);
 	});
 
 	it('ends slow start once even the fastest answer of a round takes twice the fastest (requests queue), then grows by one per round', () => {
-		const controller = new ConcurrencyLimit(1000);
+		const controller = new WindowSizer(1000);
 		expect([round(controller, 0, 10), round(controller, 0, 12)]).toEqual([64, 128]);
 		// 25 ms is not yet queueing (under the fastest + 20 ms); 45 ms is.
 		expect(round(controller, 0, 25)).toBe(256);
@@ -33,14 +33,14 @@ describe('ConcurrencyLimit', () => {
 	});
 
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {
-		const controller = new ConcurrencyLimit(25);
+		const controller = new WindowSizer(25);
 		for (let i = 0; i < 1000; i++) controller.onAttemptEnd(false, controller.limit);
 		expect(controller.limit).toBe(25);
-		expect(new ConcurrencyLimit(4).limit).toBe(4);
+		expect(new WindowSizer(4).limit).toBe(4);
 	});
 
 	it('halves after a round in which most answers pushed back, then grows by one per round', () => {
-		const controller = new ConcurrencyLimit(1000);
+		const controller = new WindowSizer(1000);
 		round(controller);
 		round(controller); // 128
 		// 100 of the round's 128 answers pushed back; its 28 good answers first grew it to 156 (slow start).
@@ -50,14 +50,14 @@ describe('ConcurrencyLimit', () => {
 	});
 
 	it('keeps the bound through the noise of a busy service: a minority of 429s or 503s cuts nothing', () => {
-		const controller = new ConcurrencyLimit(100);
+		const controller = new WindowSizer(100);
 		// 35% pushback in every round (like 30% 429 + 5% 503 at random): slow start goes on.
 		const limits = [0, 1, 2].map(() => round(controller, Math.floor(controller.limit * 0.35)));
 		expect(limits[2]).toBeGreaterThan(INITIAL_CONCURRENCY * 2);
 	});
 
 	it('after a cut, grows by one per round (additive increase); never below 1', () => {
-		const controller = new ConcurrencyLimit(1000);
+		const controller = new WindowSizer(1000);
 		round(controller, 32); // all 32 pushed back: 16
 		expect(controller.limit).toBe(16);
 		expect([round(controller), round(controller), round(controller)]).toEqual([17, 18, 19]);

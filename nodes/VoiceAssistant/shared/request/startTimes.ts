@@ -1,4 +1,4 @@
-// A rate's start schedule: at most that many requests start in any second, evenly spaced. The
+// A rate's start times: at most that many requests start in any second, evenly spaced. The
 // account's rate keeps one, and so does a run's own Max Requests per Second.
 import { clock } from '../clock';
 
@@ -15,7 +15,7 @@ function spanOf(rate: number) {
 	return { count, spanMs: count * spacingMs, spacingMs };
 }
 
-export class StartSchedule {
+export class StartTimes {
 	/** The starts of the last span at `rate`, oldest first, and when the next one is due. */
 	private starts: number[] = [];
 	private rate: number | undefined;
@@ -38,7 +38,7 @@ export class StartSchedule {
 		// A new rate holds from now on: a lower one does not pause for the starts the last one allowed.
 		if (rate !== this.rate) [this.starts, this.rate] = [[], rate];
 		this.starts.push(now);
-		// A turn at most CATCH_UP_MS late keeps the schedule; after an idle spell it starts anew.
+		// A turn at most CATCH_UP_MS late keeps the spacing; after an idle spell it starts anew.
 		const due = this.nextAt >= now - CATCH_UP_MS ? this.nextAt : now;
 		this.nextAt = due + spanOf(rate).spacingMs;
 	}

@@ -1,15 +1,15 @@
 /**
- * A rate's start schedule (shared/request/schedule.ts): at most that many starts in any second (a
+ * A rate's start times (shared/request/startTimes.ts): at most that many starts in any second (a
  * span of 1,010 ms per rate), evenly spaced, fractions too, on a fake clock driven by fast-check.
- * The schedule as the account's admission and a node's own rate use it, in n8n's engine over
+ * The start times as the account's admission and a node's own rate use it, in n8n's engine over
  * HTTP: test/admission.test.ts.
  */
 import fc from 'fast-check';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import { MARGIN, StartSchedule, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/schedule';
+import { MARGIN, StartTimes, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/startTimes';
 import { mostInWindow } from './helpers/arrivals';
 
-/** The most a late timer's turn is made up (schedule.ts): a start can be that much early. */
+/** The most a late timer's turn is made up (times.ts): a start can be that much early. */
 const LATE_TIMER_MS = 25;
 
 let now = 1_000_000;
@@ -27,7 +27,7 @@ const rateArb = fc.oneof(
 	fc.double({ min: 0.05, max: 20, noNaN: true }),
 );
 
-describe('StartSchedule, on a fake clock', () => {
+describe('StartTimes, on a fake clock', () => {
 	beforeEach(() => useClock(fakeClock));
 	afterEach(() => useClock(realClock));
 
@@ -37,16 +37,16 @@ describe('StartSchedule, on a fake clock', () => {
 				rateArb,
 				fc.array(fc.integer({ min: 0, max: 50 }), { minLength: 1, maxLength: 600 }),
 				(rate, gaps) => {
-					const schedule = new StartSchedule();
+					const times = new StartTimes();
 					const { count, spanMs, spacingMs } = allowed(rate);
 					const starts: number[] = [];
 					for (const gap of gaps) {
 						now += gap; // a request arrives
-						const wait = schedule.nextTurnIn(rate);
+						const wait = times.nextTurnIn(rate);
 						expect(wait).toBeLessThanOrEqual(Math.ceil(spacingMs) + LATE_TIMER_MS);
 						now += wait;
-						expect(schedule.nextTurnIn(rate)).toBe(0);
-						schedule.take(rate);
+						expect(times.nextTurnIn(rate)).toBe(0);
+						times.take(rate);
 						starts.push(now);
 					}
 					expect(mostInWindow(starts, spanMs)).toBeLessThanOrEqual(count);
@@ -56,19 +56,19 @@ describe('StartSchedule, on a fake clock', () => {
 	});
 
 	it('0.5 a second is one start every 2.02 s', () => {
-		const schedule = new StartSchedule();
-		schedule.take(0.5);
+		const times = new StartTimes();
+		times.take(0.5);
 		now += 2000;
-		expect(schedule.nextTurnIn(0.5)).toBe(20);
+		expect(times.nextTurnIn(0.5)).toBe(20);
 	});
 
 	it('keeps its rate when timers fire late: a turn missed by a late timer is made up', () => {
-		const schedule = new StartSchedule();
+		const times = new StartTimes();
 		const started = now;
 		let starts = 0;
 		while (now - started < 10_000) {
-			now += Math.max(1, schedule.nextTurnIn(200)) + 2; // every timer 2 ms late
-			schedule.take(200);
+			now += Math.max(1, times.nextTurnIn(200)) + 2; // every timer 2 ms late
+			times.take(200);
 			starts++;
 		}
 		// Without making up for it, 200 a second spaced 5.05 ms apart would be 28% fewer.
@@ -76,30 +76,30 @@ describe('StartSchedule, on a fake clock', () => {
 	});
 
 	it('a new rate holds from now on: a lower one does not pause for the starts the higher one allowed', () => {
-		const schedule = new StartSchedule();
+		const times = new StartTimes();
 		for (let i = 0; i < 100; i++) {
-			now += schedule.nextTurnIn(100);
-			schedule.take(100);
+			now += times.nextTurnIn(100);
+			times.take(100);
 		}
 		// Counting the last span's starts, a rate of 50 would wait until 50 of them passed: half a second.
-		schedule.take(50);
-		expect(schedule.nextTurnIn(50)).toBeLessThanOrEqual(
+		times.take(50);
+		expect(times.nextTurnIn(50)).toBeLessThanOrEqual(
 			allowed(100).spacingMs + allowed(50).spacingMs + 1,
 		);
 	});
 
 	it('without a rate it never holds a request back and keeps nothing', () => {
-		const schedule = new StartSchedule();
-		for (let i = 0; i < 100; i++) schedule.take(undefined);
-		expect(schedule.nextTurnIn(undefined)).toBe(0);
-		expect(schedule.quietAt).toBeLessThanOrEqual(now);
+		const times = new StartTimes();
+		for (let i = 0; i < 100; i++) times.take(undefined);
+		expect(times.nextTurnIn(undefined)).toBe(0);
+		expect(times.quietAt).toBeLessThanOrEqual(now);
 	});
 
 	it('is quiet a span after its last start, or when the next one is due', () => {
-		const schedule = new StartSchedule();
-		schedule.take(10);
-		expect(schedule.quietAt).toBe(now + SECOND_MS * MARGIN);
-		const slow = new StartSchedule();
+		const times = new StartTimes();
+		times.take(10);
+		expect(times.quietAt).toBe(now + SECOND_MS * MARGIN);
+		const slow = new StartTimes();
 		slow.take(0.5);
 		expect(slow.quietAt).toBe(now + allowed(0.5).spacingMs);
 	});

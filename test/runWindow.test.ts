@@ -1,11 +1,11 @@
 /**
- * The limiter that bounds requests in flight across the items of a run (shared/request/limiter.ts):
+ * The window that bounds requests in flight across the items of a run (shared/request/runWindow.ts):
  * FIFO, a slot given back on every path a holder can end by, a bound that moves while it runs, and
  * the bound held in n8n with the node's Request Options → Batching on (items then start one by one
  * while earlier ones finish). Its queue of waiters: test/waiterQueue.test.ts.
  */
 import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
-import { Limiter } from '../nodes/VoiceAssistant/shared/request/limiter';
+import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
@@ -29,12 +29,12 @@ function heldTask(name: string, started: string[]) {
 	return { task, end };
 }
 
-describe('Limiter', () => {
+describe('RunWindow', () => {
 	it('serves waiters in the order they arrived (FIFO)', async () => {
-		const limiter = new Limiter(1);
+		const window = new RunWindow(1);
 		const started: string[] = [];
 		const tasks = ['a', 'b', 'c', 'd', 'e'].map((name) => heldTask(name, started));
-		const done = tasks.map(({ task }) => limiter.use(task, NEVER));
+		const done = tasks.map(({ task }) => window.use(task, NEVER));
 		await settle();
 		expect(started).toEqual(['a']);
 		for (const [i, { end }] of tasks.entries()) {
@@ -46,7 +46,7 @@ describe('Limiter', () => {
 	});
 
 	it('never has more holders than its bound, also when new work arrives while a slot changes hands', async () => {
-		const limiter = new Limiter(2);
+		const window = new RunWindow(2);
 		const started: string[] = [];
 		const running = () => started.length - finished;
 		let finished = 0;
@@ -54,7 +54,7 @@ describe('Limiter', () => {
 		const add = (name: string) => {
 			const held = heldTask(name, started);
 			tasks.push(held);
-			void limiter.use(held.task, NEVER).then(() => finished++);
+			void window.use(held.task, NEVER).then(() => finished++);
 		};
 		add('a');
 		add('b');
@@ -68,7 +68,7 @@ describe('Limiter', () => {
 		await settle();
 		expect(started).toEqual(['a', 'b', 'c']);
 		expect(running()).toBe(2);
-		expect(limiter.inUse).toBe(2);
+		expect(window.inUse).toBe(2);
 		for (const name of ['e', 'f', 'g']) add(name);
 		for (let i = 1; i < tasks.length; i++) {
 			tasks[i].end.resolve(String(i));
@@ -77,29 +77,29 @@ describe('Limiter', () => {
 		}
 		await settle();
 		expect(started).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g']);
-		expect(limiter.inUse).toBe(0);
+		expect(window.inUse).toBe(0);
 	});
 
 	describe('gives the slot back on every path a holder ends by', () => {
 		it('when the work fails', async () => {
-			const limiter = new Limiter(1);
+			const window = new RunWindow(1);
 			await expect(
-				limiter.use(async () => Promise.reject(new Error('HTTP 400')), NEVER),
+				window.use(async () => Promise.reject(new Error('HTTP 400')), NEVER),
 			).rejects.toThrow('HTTP 400');
-			expect(limiter.inUse).toBe(0);
-			expect(await limiter.use(async () => 'next', NEVER)).toBe('next');
+			expect(window.inUse).toBe(0);
+			expect(await window.use(async () => 'next', NEVER)).toBe('next');
 		});
 
 		it('after a retry wait: the slot is held while waiting, then given back', async () => {
-			const limiter = new Limiter(1);
+			const window = new RunWindow(1);
 			const started: string[] = [];
 			const wait = createDeferredPromise<void>();
-			const retrying = limiter.use(async () => {
+			const retrying = window.use(async () => {
 				started.push('retrying');
 				await wait.promise; // waiting out a Retry-After
 				return 'retried';
 			}, NEVER);
-			const next = limiter.use(async () => {
+			const next = window.use(async () => {
 				started.push('next');
 				return 'next';
 			}, NEVER);
@@ -107,44 +107,44 @@ describe('Limiter', () => {
 			expect(started).toEqual(['retrying']);
 			wait.resolve();
 			expect(await Promise.all([retrying, next])).toEqual(['retried', 'next']);
-			expect(limiter.inUse).toBe(0);
+			expect(window.inUse).toBe(0);
 		});
 
 		it('when the work is cancelled', async () => {
-			const limiter = new Limiter(1);
+			const window = new RunWindow(1);
 			const cancel = new AbortController();
-			const cancelled = limiter.use(
+			const cancelled = window.use(
 				async () =>
 					await new Promise((_resolve, reject) =>
 						cancel.signal.addEventListener('abort', () => reject(new Error('cancelled'))),
 					),
 				NEVER,
 			);
-			const next = limiter.use(async () => 'next', NEVER);
+			const next = window.use(async () => 'next', NEVER);
 			await settle();
-			expect(limiter.inUse).toBe(1);
+			expect(window.inUse).toBe(1);
 			cancel.abort();
 			await expect(cancelled).rejects.toThrow('cancelled');
 			expect(await next).toBe('next');
-			expect(limiter.inUse).toBe(0);
+			expect(window.inUse).toBe(0);
 		});
 
 		it('when cancelled while waiting for a slot: it leaves the queue without taking one', async () => {
-			const limiter = new Limiter(1);
+			const window = new RunWindow(1);
 			const started: string[] = [];
 			const holder = heldTask('holder', started);
 			const cancel = new AbortController();
-			const held = limiter.use(holder.task, NEVER);
-			const queued = orCancelled(limiter.use(async () => started.push('queued'), cancel.signal));
-			const after = limiter.use(async () => started.push('after'), NEVER);
+			const held = window.use(holder.task, NEVER);
+			const queued = orCancelled(window.use(async () => started.push('queued'), cancel.signal));
+			const after = window.use(async () => started.push('after'), NEVER);
 			await settle();
 			cancel.abort();
 			expect(await queued).toBe('cancelled');
 			holder.end.resolve('done');
 			await Promise.all([held, after]);
 			expect(started).toEqual(['holder', 'after']);
-			expect(limiter.inUse).toBe(0);
-			expect(await orCancelled(limiter.use(async () => 'x', cancel.signal))).toBe('cancelled');
+			expect(window.inUse).toBe(0);
+			expect(await orCancelled(window.use(async () => 'x', cancel.signal))).toBe('cancelled');
 		});
 	});
 });
@@ -175,25 +175,25 @@ describe('the bound in n8n', () => {
 	});
 });
 
-describe('Limiter with a moving limit', () => {
+describe('RunWindow with a moving limit', () => {
 	const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
 
 	it('a higher bound admits waiters at once, in order; a lower one takes effect as holders leave', async () => {
-		const limiter = new Limiter(1);
+		const window = new RunWindow(1);
 		const started: number[] = [];
 		const ends: Array<() => void> = [];
 		const work = (n: number) => async () => {
 			started.push(n);
 			await new Promise<void>((resolve) => ends.push(resolve));
 		};
-		const all = [1, 2, 3, 4, 5].map((n) => limiter.use(work(n), new AbortController().signal));
+		const all = [1, 2, 3, 4, 5].map((n) => window.use(work(n), new AbortController().signal));
 		await settle();
 		expect(started).toEqual([1]);
-		limiter.setLimit(3);
+		window.setLimit(3);
 		await settle();
 		expect(started).toEqual([1, 2, 3]);
-		expect(limiter.inUse).toBe(3);
-		limiter.setLimit(1);
+		expect(window.inUse).toBe(3);
+		window.setLimit(1);
 		ends[0]();
 		ends[1]();
 		await settle();
@@ -205,6 +205,6 @@ describe('Limiter with a moving limit', () => {
 		await settle();
 		ends[4]();
 		await Promise.all(all);
-		expect(limiter.inUse).toBe(0);
+		expect(window.inUse).toBe(0);
 	});
 });
