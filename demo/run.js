@@ -139,6 +139,12 @@ async function stop(code) {
 async function main() {
 	process.on('SIGINT', () => stop(0));
 	process.on('SIGTERM', () => stop(0));
+	// npm runs the script through a shell, and npm passes a signal on to that shell, not to this
+	// process: sh dies of a `kill` (SIGTERM) and leaves this process to another parent. Stop then
+	// too, rather than keep n8n running with nobody to stop it. (sh holds a SIGINT until this
+	// process ends: `kill -INT` of npm stops nothing; Ctrl-C reaches every process, this one too.)
+	const parent = process.ppid;
+	setInterval(() => process.ppid !== parent && stop(0), 1000).unref();
 	fs.mkdirSync(LOG_DIR, { recursive: true });
 
 	ensureDevDependencies(log);

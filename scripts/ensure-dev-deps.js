@@ -13,9 +13,11 @@ const { REPO_ROOT } = require('../tools/repo');
 function ensureDevDependencies(log = (line) => process.stdout.write(`${line}\n`)) {
 	if (fs.existsSync(path.join(REPO_ROOT, 'node_modules', '.bin', 'jest'))) return;
 	log('Installing the dev dependencies (npm ci)...');
+	// On Windows npm is npm.cmd, which only a shell runs.
 	const result = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
 		cwd: REPO_ROOT,
 		stdio: 'inherit',
+		shell: process.platform === 'win32',
 	});
 	if (result.status !== 0) throw new Error(`npm ci failed (exit code ${result.status})`);
 }

@@ -8,6 +8,7 @@
 import { validateWorkflow } from '@action-validator/core';
 import fs from 'fs';
 import path from 'path';
+import { STEPS as LINT_STEPS } from '../scripts/lint';
 import { supportedHarnesses } from '../tools/n8n/install';
 
 const WORKFLOWS = path.resolve(__dirname, '..', '.github', 'workflows');
@@ -58,7 +59,8 @@ test('a v* tag publishes with provenance through trusted publishing, after npm c
 	expect(positions.every((position) => position > 0)).toBe(true);
 	expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 	expect(publish).not.toMatch(/\$\{\{\s*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
-	// n8n's own tool releases: lint and build with n8n-node, and npm publish only through it.
+	// n8n's own tool releases: lint (scripts/lint.js, first) and build with n8n-node, and npm
+	// publish only through it.
 	const { scripts } = JSON.parse(
 		fs.readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8'),
 	) as { scripts: Record<string, string> };
@@ -67,7 +69,11 @@ test('a v* tag publishes with provenance through trusted publishing, after npm c
 		release: 'n8n-node release',
 		prepublishOnly: 'n8n-node prerelease',
 	});
-	expect(scripts.lint).toMatch(/^ESLINT_FLAGS=unstable_config_lookup_from_file n8n-node lint && /);
+	expect(scripts.lint).toBe('node scripts/lint.js');
+	expect(LINT_STEPS[0]).toEqual({
+		args: [expect.stringMatching(/@n8n[\\/]node-cli[\\/]bin[\\/]n8n-node\.mjs$/), 'lint'],
+		env: { ESLINT_FLAGS: 'unstable_config_lookup_from_file' },
+	});
 	// The lifecycle scripts the repo's .npmrc turns off run for the publish (prepack, prepublishOnly).
 	expect(publish).toMatch(/run: npm run release\n\s+env:\n\s+npm_config_ignore_scripts: 'false'/);
 });

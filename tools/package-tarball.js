@@ -23,10 +23,18 @@ const ALWAYS_SHIPPED = /^(package\.json|README(\.md)?|LICEN[CS]E(\.md)?)$/i;
  * @param {{ cwd?: string, runScripts?: boolean }} [options]
  */
 function pack(destination, { cwd = REPO_ROOT, runScripts = true } = {}) {
+	// On Windows npm is npm.cmd, which only a shell runs: there the folder is quoted for cmd.exe.
+	const windows = process.platform === 'win32';
 	const packed = spawnSync(
 		'npm',
-		['pack', '--json', '--pack-destination', destination, `--ignore-scripts=${!runScripts}`],
-		{ cwd, env: cleanEnv(), encoding: 'utf8' },
+		[
+			'pack',
+			'--json',
+			'--pack-destination',
+			windows ? `"${destination}"` : destination,
+			`--ignore-scripts=${!runScripts}`,
+		],
+		{ cwd, env: cleanEnv(), encoding: 'utf8', shell: windows },
 	);
 	if (packed.status !== 0)
 		throw new Error(`npm pack failed (code ${packed.status}):\n${packed.stderr}`);
