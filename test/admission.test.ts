@@ -22,7 +22,10 @@ import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { ARRIVAL_SLACK_MS, apart, mostInWindow } from './helpers/arrivals';
 
 /** A run as the admission knows it. */
-const member = (setRate?: number): Member => ({ setRate, held: { rateMs: 0, pauseMs: 0 } });
+const member = (perSecond?: number): Member => ({
+	limit: perSecond ? { perSecond, words: `${perSecond} requests a second` } : undefined,
+	held: { rateMs: 0, pauseMs: 0 },
+});
 
 const NEVER = new AbortController().signal;
 let account = 0;
@@ -157,17 +160,22 @@ describe('the account admission, on virtual time', () => {
 		admission.leave(b);
 	});
 
-	it('holds the lowest rate its runs set, or the learned one if lower', () => {
+	it('holds the Rate Limit its credential had when a run last read it (raised, lowered or cleared), or the learned one if lower', () => {
 		const id = nextAccount();
-		const [fast, slow] = [member(100), member(20)];
-		const admission = joinAdmission(id, fast);
-		expect(admission.rate).toBe(100);
-		joinAdmission(id, slow);
+		const [slow, fast, none] = [member(20), member(100), member()];
+		const admission = joinAdmission(id, slow);
 		expect(admission.rate).toBe(20);
-		admission.pacer.rateLimited(); // nothing answered in the last second: 1 a second, learned
-		expect(admission.rate).toBe(1);
-		admission.leave(fast);
-		admission.leave(slow);
+		joinAdmission(id, fast);
+		expect(admission.rate).toBe(100);
+		joinAdmission(id, none);
+		expect(admission.rate).toBeUndefined();
+		joinAdmission(id, slow);
+		// Five answers handled in the last second, then two 429s that cut a window: paced at 5.
+		for (let i = 0; i < 5; i++) admission.pacer.onAttemptEnd('handled', false);
+		admission.pacer.onAttemptEnd('rate-limited', false);
+		admission.pacer.onAttemptEnd('rate-limited', true);
+		expect(admission.rate).toBe(5);
+		for (const run of [slow, fast, none, slow]) admission.leave(run);
 	});
 });
 

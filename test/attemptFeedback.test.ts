@@ -15,8 +15,8 @@ function automatic(ceiling = 64) {
 	return { limit, window, pacer: new RatePacer(), feedback: new AttemptFeedback(limit, window) };
 }
 
-/** Pacing starts at what the service answered in the last second: here nothing, so 1 attempt a second. */
-const PACE_AFTER_NOTHING_ANSWERED = 1;
+/** Answers the service handled in the last second: pacing starts at that many a second. */
+const HANDLED: AttemptEnd[] = Array(8).fill('answered');
 
 /** How many of `wanting` holders the window lets in at once; the others wait (and then leave). */
 function holders(window: RunWindow, wanting: number): number {
@@ -47,19 +47,38 @@ describe('AttemptFeedback', () => {
 		expect(holders(window, 17)).toBe(16);
 	});
 
-	it('a cut round with 429s in it starts pacing', () => {
-		const { pacer, feedback } = automatic();
-		tell(feedback, pacer, [...Array(30).fill('unavailable'), 'rate-limited', 'rate-limited']);
-		expect(pacer.rate).toBe(PACE_AFTER_NOTHING_ANSWERED);
+	it('a cut round with two 429s in it starts pacing, at what the service handled in the last second', () => {
+		const { pacer, feedback } = automatic(40);
+		tell(feedback, pacer, [
+			...HANDLED,
+			...Array(22).fill('unavailable'),
+			'rate-limited',
+			'rate-limited',
+		]);
+		expect(pacer.rate).toBe(HANDLED.length);
 	});
 
 	it('16 of the latest 20 answers 429 start pacing before any round is cut', () => {
 		const { limit, pacer, feedback } = automatic(1000);
-		tell(feedback, pacer, Array(15).fill('rate-limited'));
+		tell(feedback, pacer, [...HANDLED, ...Array(15).fill('rate-limited')]);
 		expect(pacer.rate).toBeUndefined();
 		tell(feedback, pacer, ['rate-limited']);
-		expect(pacer.rate).toBe(PACE_AFTER_NOTHING_ANSWERED);
+		expect(pacer.rate).toBe(HANDLED.length);
 		expect(limit.cuts).toBe(0);
+	});
+
+	it('without evidence of a rate (nothing handled in the last second) pacing does not start', () => {
+		const { limit, pacer, feedback } = automatic();
+		tell(feedback, pacer, Array(40).fill('rate-limited'));
+		expect(limit.cuts).toBe(1);
+		expect(pacer.rate).toBeUndefined();
+	});
+
+	it('a single 429 that cuts a window of one (Max Concurrent Requests 1) does not start pacing: its Retry-After answers it', () => {
+		const { limit, pacer, feedback } = automatic(1);
+		tell(feedback, pacer, [...HANDLED, 'rate-limited', ...HANDLED]);
+		expect(limit.cuts).toBe(1);
+		expect(pacer.rate).toBeUndefined();
 	});
 
 	it('random 429s among answers move nothing', () => {
@@ -72,7 +91,10 @@ describe('AttemptFeedback', () => {
 
 	it('once paced, 429s move the pace, not the limit', () => {
 		const { limit, pacer, feedback } = automatic();
-		pacer.rateLimited();
+		pacer.onAttemptEnd('handled', false);
+		pacer.onAttemptEnd('rate-limited', false);
+		pacer.onAttemptEnd('rate-limited', true);
+		expect(pacer.rate).toBe(1);
 		tell(feedback, pacer, Array(64).fill('rate-limited'));
 		expect(limit.cuts).toBe(0);
 	});

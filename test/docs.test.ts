@@ -379,11 +379,11 @@ describe("the README's Options are the code's", () => {
 	});
 
 	test("the figures it gives are the code's constants", () => {
-		const feedback = 'request/attemptFeedback.ts';
 		const pacer = 'request/ratePacer.ts';
 		const figures = [
 			`Starts with ${constant('requestPolicy.ts', 'INITIAL_CONCURRENCY')} requests in flight`,
-			`when ${constant(feedback, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(feedback, 'RECENT')} attempts ended in 429`,
+			`when ${constant(pacer, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(pacer, 'RECENT')} attempts ended in 429`,
+			`with ${constant(pacer, 'MIN_THROTTLED_TO_PACE')} or more 429s in it`,
 			`after a second with more than ${percent(constant(pacer, 'MAX_THROTTLED_SHARE'))} 429s`,
 			`or ${percent(1 - constant(pacer, 'CUT_FACTOR'))} lower`,
 			`at most ${WORDS[constant(pacer, 'MAX_SETTLES')]} until a second without any`,

@@ -5,8 +5,13 @@
  */
 import { Progress, type HeldBack } from '../nodes/VoiceAssistant/shared/request/progress';
 
-type Held = HeldBack & { setRate?: number; ownRate?: number };
-const NOTHING_HELD: Held = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
+type Held = HeldBack & { ownRate?: number; limitSet: boolean };
+const NOTHING_HELD: Held = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false, limitSet: false };
+/** The words of a Rate Limit set on a credential, as the run reads them. */
+const TEN_A_SECOND = {
+	setBy: '10 requests a second, set on credential "Voice Assistant account"',
+	limitSet: true,
+};
 
 describe('Progress in the log', () => {
 	function progressOf(
@@ -48,8 +53,8 @@ describe('Progress in the log', () => {
 	});
 
 	it("names the credential's Rate Limit, the node's own Max Requests per Second and Retry-After pauses, with how long each held the run back", () => {
-		expect(summaryOf({ ...NOTHING_HELD, rateMs: 4000, setRate: 10 })).toBe(
-			", held back 4.0 s by the account's rate limit (10 requests/s, set on the credential)",
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 4000, ...TEN_A_SECOND })).toBe(
+			', held back 4.0 s by the account\'s rate limit (10 requests a second, set on credential "Voice Assistant account")',
 		);
 		expect(summaryOf({ ...NOTHING_HELD, ownMs: 2020, ownRate: 0.5 })).toBe(
 			', held back 2.0 s by Max Requests per Second (0.5 requests/s)',
@@ -58,14 +63,14 @@ describe('Progress in the log', () => {
 			', paused 2.0 s as the service asked (Retry-After)',
 		);
 		// A rate that held nothing back is not worth a word.
-		expect(summaryOf({ ...NOTHING_HELD, rateMs: 10, setRate: 10, ownRate: 5 })).toBe('');
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 10, ...TEN_A_SECOND, ownRate: 5 })).toBe('');
 	});
 
 	it("advises against n8n's Batching only when Batching held a request back and no rate is set", () => {
 		expect(summaryOf({ ...NOTHING_HELD, batching: true })).toMatch(
 			/^\. n8n's Batching held requests back .*: to space requests, set the credential's Rate Limit and turn Batching off$/,
 		);
-		expect(summaryOf({ ...NOTHING_HELD, batching: true, setRate: 10 })).toBe('');
+		expect(summaryOf({ ...NOTHING_HELD, batching: true, limitSet: true })).toBe('');
 		expect(summaryOf({ ...NOTHING_HELD, batching: true, ownRate: 10 })).toBe('');
 		expect(summaryOf(NOTHING_HELD)).toBe('');
 	});

@@ -18,7 +18,17 @@ describe('readRate', () => {
 		[30, 'minute', 0.5],
 		[6000, 'minute', 100],
 	])('%j per %s is %j a second', (given, unit, perSecond) => {
-		expect(readRate(given, FIELD, false, unit)).toEqual({ perSecond });
+		expect(readRate(given, FIELD, false, unit)).toEqual({
+			perSecond,
+			words: `${Number(given)} requests a ${unit}`,
+		});
+	});
+
+	it('keeps the unit the user set it in: 1 a minute is "1 request a minute", not 0.02 a second', () => {
+		expect(readRate(1, FIELD, false, 'minute')).toEqual({
+			perSecond: 1 / 60,
+			words: '1 request a minute',
+		});
 	});
 
 	it.each([0, '0', '', '   ', null, undefined])('%j typed in the field is none', (given) => {

@@ -94,11 +94,17 @@ function send(
 	return throttled;
 }
 
+/** The service shows a rate limit as the pacer's rule starts pacing on: two 429s, the second cutting its run's window. */
+function showRateLimit(pacer: RatePacer) {
+	pacer.onAttemptEnd('rate-limited', false);
+	pacer.onAttemptEnd('rate-limited', true);
+}
+
 /** A pacer that began pacing after a second in which the service answered 200 attempts, 5 ms apart. */
 function pacedAfterASecondOf200(time: ReturnType<typeof clock>) {
 	const pacer = pacerOn(time);
 	send(pacer, time, () => 'handled', 200, 5);
-	pacer.rateLimited();
+	showRateLimit(pacer);
 	return { pacer, pace: pacer.rate as number };
 }
 
@@ -135,7 +141,7 @@ describe('RatePacer', () => {
 		// The account waits out a Retry-After of 1 s: nothing is sent, nothing is handled.
 		pacer.pausedMs += 1000;
 		time.advance(1000);
-		pacer.rateLimited();
+		showRateLimit(pacer);
 		expect(pacer.rate).toBeGreaterThan(150); // as without a pause (pacedAfterASecondOf200), not 1
 	});
 
@@ -175,7 +181,7 @@ describe('RatePacer', () => {
 		const pacer = pacerOn(time);
 		// Paced at 210 while the service allows 200 a second, its burst already spent.
 		send(pacer, time, () => 'handled', 210, 1000 / 210);
-		pacer.rateLimited();
+		showRateLimit(pacer);
 		expect(pacer.rate).toBeGreaterThan(205);
 		const service = tokenBucket(200, time.now);
 		while (service() === 'handled');
@@ -312,7 +318,7 @@ describe('RatePacer', () => {
 		const time = clock();
 		const pacer = pacerOn(time);
 		send(pacer, time, () => 'handled', 500);
-		pacer.rateLimited();
+		showRateLimit(pacer);
 		expect(pacer.rate).toBe(500);
 		let n = 0;
 		// Every other answer is 429, whatever the pace: each window halves it (to what was
@@ -326,7 +332,7 @@ describe('RatePacer', () => {
 		expect(lowest).toBeGreaterThan(500 * 0.5 ** 4);
 		expect(lowest).toBeLessThan(500 * 0.5 ** 2);
 		expect(turns(pacer).nextTurnIn()).toBe(0);
-		pacer.rateLimited();
+		showRateLimit(pacer);
 		expect(pacer.rate).toBeUndefined();
 	});
 

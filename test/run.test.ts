@@ -199,7 +199,7 @@ describe('the summary says what held the run back', () => {
 		const { error } = await run({ ...contacts(), ...batching(2) }, rows(4), credentials(2));
 		expect(error).toBeUndefined();
 		expect(summary()).toMatch(
-			/, held back \d+\.\d s by the account's rate limit \(2 requests\/s, set on the credential\)$/,
+			/, held back \d+\.\d s by the account's rate limit \(2 requests a second, set on credential "Test account"\)$/,
 		);
 		const heldSeconds = Number(/held back (\d+\.\d) s/.exec(summary())?.[1]);
 		// 4 requests at 2 a second, the first at once: 1.5 s held (less what Batching held first).

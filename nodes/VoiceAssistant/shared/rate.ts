@@ -7,6 +7,12 @@
 
 type RateUnit = 'second' | 'minute';
 
+/** A rate limit in force: requests a second, and its words as the user set it ("1 request a minute, set on credential …"). */
+export interface SetLimit {
+	perSecond: number;
+	words: string;
+}
+
 const SECONDS_PER: Record<RateUnit, number> = { second: 1, minute: 60 };
 
 /**
@@ -18,7 +24,7 @@ export function readRate(
 	field: string,
 	fromExpression: boolean,
 	unit: unknown = 'second',
-): { perSecond?: number; problem?: string } {
+): { perSecond?: number; problem?: string; words?: string } {
 	const empty =
 		given === undefined || given === null || (typeof given === 'string' && given.trim() === '');
 	if (empty && !fromExpression) return {};
@@ -32,5 +38,9 @@ export function readRate(
 		return {
 			problem: `${field}: the unit must be "second" or "minute", not ${JSON.stringify(unit)}`,
 		};
-	return number === 0 ? {} : { perSecond: number / SECONDS_PER[unit] };
+	if (number === 0) return {};
+	return {
+		perSecond: number / SECONDS_PER[unit],
+		words: `${number} request${number === 1 ? '' : 's'} a ${unit}`,
+	};
 }

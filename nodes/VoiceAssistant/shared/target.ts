@@ -9,14 +9,14 @@ import type {
 } from 'n8n-workflow';
 import { createHash } from 'crypto';
 import { CREDENTIAL_NAME, apiRoot, baseUrlProblem } from './credential';
-import { readRate } from './rate';
+import { readRate, type SetLimit } from './rate';
 import { parseUrl } from './url';
 
 export interface ApiTarget {
 	root: string;
 	apiKey: string | undefined;
-	/** The account's rate limit a second, set on the credential; undefined: none. */
-	rate?: number;
+	/** The account's rate limit, set on the credential; undefined: none. */
+	rate?: SetLimit;
 	/** Set when the Base URL or the Rate Limit cannot be used; nothing may be sent then. */
 	problem?: string;
 	/** Set when the credential's Allowed HTTP Request Domains exclude the Base URL; nothing may be sent then. */
@@ -69,7 +69,11 @@ export async function readApiTarget(
 	const rate = readRate(rateLimit, field, typeof rateLimit === 'string', rateLimitUnit ?? 'second');
 	const problem = baseUrlProblem(root, data.allowUnencryptedHttp === true) ?? rate.problem;
 	const notAllowed = domainRefusal(root, data);
-	return { root, apiKey, rate: rate.perSecond, problem, notAllowed, credential };
+	const set = rate.perSecond && {
+		perSecond: rate.perSecond,
+		words: `${rate.words}, set on credential "${name}"`,
+	};
+	return { root, apiKey, rate: set || undefined, problem, notAllowed, credential };
 }
 
 /**

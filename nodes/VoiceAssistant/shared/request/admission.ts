@@ -1,26 +1,29 @@
 // The account's admission: when a request to a service account may start. One per account in this
 // process, shared by every run sending to it: a request starts once the account's Retry-After pause
 // is over and its rate (set on the credential, or learned from 429s by the pacer) allows one. Turns
-// are handed out when they come (a pause or a lower rate holds the very next request), round robin
-// over the runs with requests waiting (a tool call's request does not wait behind a bulk run's).
+// are handed out when they come (a pause or a changed rate holds from the very next request), round
+// robin over the runs with requests waiting (a tool call's request does not wait behind a bulk run's).
 import { clock } from '../clock';
+import type { SetLimit } from '../rate';
 import { RatePacer } from './ratePacer';
 import { MARGIN, StartTimes } from './startTimes';
 import { WaiterQueue } from './waiterQueue';
 
-/** A run as the admission knows it: the rate its credential sets, a second (undefined: none). */
+/** A run as the admission knows it: the Rate Limit its credential had when the run read it (undefined: none). */
 export interface Member {
-	readonly setRate: number | undefined;
-	/** How long its requests waited for the account's rate, and the account was paused while it ran. */
-	readonly held: { rateMs: number; pauseMs: number };
+	readonly limit: SetLimit | undefined;
+	/** How long its own requests waited for the account's rate, which rate held them, how long the account paused. */
+	readonly held: { rateMs: number; pauseMs: number; setBy?: string; lowestLearned?: number };
 }
 
-/** A member and its requests waiting for their turn. */
-type Seat = { member: Member; queue: WaiterQueue<void> };
+/** A member, its requests waiting for their turn, and since when one has waited. */
+type Seat = { member: Member; queue: WaiterQueue<void>; since: number };
 
 export class AccountAdmission {
 	readonly pacer = new RatePacer();
 	private readonly starts = new StartTimes();
+	/** The Rate Limit of the account's credential as last read: the setting in force. */
+	private limit: SetLimit | undefined;
 	private pausedUntil = 0;
 	private seats: Seat[] = [];
 	private next = 0;
@@ -31,18 +34,18 @@ export class AccountAdmission {
 
 	constructor(readonly account: string) {}
 
-	/** The account's rate: the lowest its runs' credentials set, or the learned one if lower. */
+	/** The account's rate: the Rate Limit in force, or the learned one if lower. */
 	get rate(): number | undefined {
 		return this.lowestRate(1);
 	}
 
 	/**
-	 * `learnedBy` × the learned rate, or the lowest set if lower (spaced at it × MARGIN: a set limit
-	 * keeps the schedule's margin, what the service accepted needs none).
+	 * `learnedBy` × the learned rate, or the Rate Limit in force if lower (spaced at it × MARGIN: a
+	 * set limit keeps the start times' margin, what the service accepted needs none).
 	 */
 	private lowestRate(learnedBy: number): number | undefined {
-		const set = this.seats.map((seat) => seat.member.setRate ?? Infinity);
-		const rate = Math.min((this.pacer.rate ?? Infinity) * learnedBy, ...set);
+		const [learned, set] = [this.pacer.rate ?? Infinity, this.limit?.perSecond ?? Infinity];
+		const rate = Math.min(learned * learnedBy, set);
 		return rate === Infinity ? undefined : rate;
 	}
 
@@ -50,10 +53,13 @@ export class AccountAdmission {
 		return this.seats.reduce((sum, { queue }) => sum + queue.length, 0);
 	}
 
+	/** A run joins with the Rate Limit its credential has now: the account's from the next request on. */
 	join(member: Member): void {
 		this.linger?.abort();
-		this.seats.push({ member, queue: new WaiterQueue<void>(undefined) });
+		this.seats.push({ member, queue: new WaiterQueue<void>(undefined), since: 0 });
 		member.held.pauseMs += Math.max(0, this.pausedUntil - clock.now());
+		this.limit = member.limit;
+		this.sleep?.abort(); // a sleep at the last setting's spacing is timed anew
 	}
 
 	/**
@@ -87,6 +93,7 @@ export class AccountAdmission {
 		const seat = this.seats.find((candidate) => candidate.member === member);
 		if (signal.aborted || !seat) return;
 		if (this.waiting === 0 && this.accountWait() === 0) return this.take(seat, false);
+		if (seat.queue.length === 0) seat.since = clock.now();
 		const turn = seat.queue.wait(signal);
 		if (!this.pumping) void this.pump();
 		await turn;
@@ -104,12 +111,20 @@ export class AccountAdmission {
 				this.take(seat, true);
 				continue;
 			}
-			const [from, paused] = [clock.now(), this.pausedUntil > clock.now()];
+			const [from, learned] = [clock.now(), this.pacer.rate];
+			const paused = this.pausedUntil > from;
 			this.sleep = new AbortController();
 			await clock.sleep(wait, this.sleep.signal);
-			// Counted for the runs with requests waiting; a pause is counted as it is set.
-			for (const { member, queue } of this.seats)
-				if (!paused && queue.length > 0) member.held.rateMs += clock.now() - from;
+			// Counted for the runs with requests waiting, since the first of them did, with the rate that
+			// held them (the Rate Limit in force, or the learned one if lower); a pause as it is set.
+			for (const { member, queue, since } of this.seats) {
+				if (paused || queue.length === 0) continue;
+				const { held } = member;
+				held.rateMs += clock.now() - Math.max(from, since);
+				if (learned === undefined || learned * MARGIN >= (this.limit?.perSecond ?? Infinity))
+					held.setBy = this.limit?.words;
+				else held.lowestLearned = Math.min(held.lowestLearned ?? learned, learned);
+			}
 		}
 		this.pumping = false;
 	}

@@ -15,43 +15,47 @@ const PROGRESS_FROM_ITEMS = 100;
 interface ProgressFigures {
 	/** The limit on requests in flight now, and the most requests that were in flight at once. */
 	concurrency: () => { now: number; peak: number };
+	/** Attempts between their start and their end (one waiting for its turn or a retry is not). */
 	inFlight: () => number;
 	/** The account's rate now, and the attempts waiting for their turn. */
 	rate: () => { now: number | undefined; waiting: number };
-	heldBack: () => HeldBack & { setRate?: number; ownRate?: number };
+	heldBack: () => HeldBack;
 }
 
 /**
- * What held a run back: its account's rate (set on the credential, or learned: its lowest), its
- * own Max Requests per Second, the account's Retry-After pauses while it ran (ms); whether n8n's
- * Batching held a request back.
+ * What held a run's own requests back (ms): its account's rate (the Rate Limit's words, or the lowest
+ * learned rate), its own Max Requests per Second, Retry-After pauses; Batching; a Rate Limit is set.
  */
 export interface HeldBack {
 	rateMs: number;
-	ownMs: number;
-	pauseMs: number;
+	setBy?: string;
 	lowestLearned?: number;
+	ownMs: number;
+	ownRate?: number;
+	pauseMs: number;
 	batching: boolean;
+	limitSet?: boolean;
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(1);
+/** A rate a second, to two significant digits below 10 (1 a minute: 0.017 requests/s). */
 const perSecond = (rate: number) =>
-	`${rate >= 10 ? Math.round(rate) : Number(rate.toFixed(2))} requests/s`;
+	`${rate >= 10 ? Math.round(rate) : Number(rate.toPrecision(2))} requests/s`;
 
 /** The words of what held the run back, each opening with a comma. */
-function heldBackWords(held: HeldBack & { setRate?: number; ownRate?: number }): string {
-	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setRate, ownRate } = held;
+function heldBackWords(held: HeldBack): string {
+	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setBy, ownRate } = held;
 	const words: string[] = [];
-	const bySet = setRate !== undefined && (learned === undefined || learned >= setRate);
-	const rate = bySet
-		? `${perSecond(setRate)}, set on the credential`
-		: `learned from the service's 429 answers, down to ${perSecond(learned ?? 0)}`;
-	if (rateMs >= WORTH_SAYING_MS || learned !== undefined)
+	const rate =
+		learned === undefined
+			? setBy
+			: `learned from the service's 429 answers, down to ${perSecond(learned)}`;
+	if (rateMs >= WORTH_SAYING_MS && rate)
 		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);
 	if (ownMs >= WORTH_SAYING_MS && ownRate !== undefined)
 		words.push(`held back ${seconds(ownMs)} s by Max Requests per Second (${perSecond(ownRate)})`);
 	if (pauseMs > 0) words.push(`paused ${seconds(pauseMs)} s as the service asked (Retry-After)`);
-	const advice = held.batching && setRate === undefined && ownRate === undefined;
+	const advice = held.batching && !held.limitSet && ownRate === undefined;
 	return words.map((word) => `, ${word}`).join('') + (advice ? BATCHING_ADVICE : '');
 }
 

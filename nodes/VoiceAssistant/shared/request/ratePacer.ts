@@ -1,16 +1,22 @@
 // The pacer: an account's rate learned from the service's 429s, at which the admission spaces the
-// account's starts. It starts at what the service handled in the last second (a limit on requests
-// in flight cannot hold a fast run under a rate limit); then each period (SECOND_MS and
-// MIN_ENDS_TO_JUDGE attempt ends at least) is judged by its share of 429s. More than
-// MAX_THROTTLED_SHARE: down to what the service accepted if the rate held the account back, else by
-// CUT_FACTOR (the first period, ends of requests sent before pacing, only settles). None while the
-// rate held the account back: up by GROWTH, doubling after PATIENT_PERIODS such periods, at most
-// MAX_GROWTH a second. A few: back to the last rate without any (or what was accepted, if lower),
-// at most MAX_SETTLES times until a period without any. A share that did not fall as the rate was
-// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods pacing stops for the account.
+// account's starts (a limit on requests in flight cannot hold a fast run under a rate limit). It
+// starts, heard from runs whose window is automatic, when a cut round of a window had
+// MIN_THROTTLED_TO_PACE 429s (a single one its Retry-After answers) or THROTTLED_OF_RECENT_TO_PACE
+// of the latest RECENT ends were 429, at what the service handled in the last second it was sent
+// to (never at nothing). Then each period (SECOND_MS and MIN_ENDS_TO_JUDGE attempt ends at least)
+// is judged by its share of 429s. More than MAX_THROTTLED_SHARE: down to what the service accepted
+// if the rate held the account back, else by CUT_FACTOR (the first period only settles). None while
+// the rate held the account back: up by GROWTH a second for PATIENT_PERIODS + 1 such periods, then
+// doubling each period, at most MAX_GROWTH a second. A few: back to the last rate without any (or
+// what was accepted, if lower), at most MAX_SETTLES times until a period without any. A share that
+// did not fall as the rate was lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods
+// pacing stops for the account.
 import { clock } from '../clock';
 import { SECOND_MS } from './startTimes';
 
+const RECENT = 20;
+const THROTTLED_OF_RECENT_TO_PACE = 16;
+const MIN_THROTTLED_TO_PACE = 2;
 const MIN_ENDS_TO_JUDGE = 10;
 const BUCKET_MS = 100;
 const MAX_THROTTLED_SHARE = 0.05;
@@ -36,6 +42,9 @@ export class RatePacer {
 	private settles = 0;
 	private futileCuts = 0;
 	private growthStreak = 0;
+	/** Whether each of the latest RECENT ends heard from automatic windows was a 429; 429s since a window's last cut. */
+	private readonly recent: boolean[] = [];
+	private throttledSinceCut = 0;
 	private firstPeriod = false;
 	private givenUp = false;
 	/** The account's Retry-After pauses in all (its admission adds each): the service handles nothing then, as it asked, so what it handled is kept on the clock less them. */
@@ -53,27 +62,35 @@ export class RatePacer {
 		this.period.sent++;
 	}
 
-	onAttemptEnd(kind: PacerKind): void {
+	/** An attempt ended; `cut`: whether it cut its run's automatic window (undefined: a fixed one, never pacing). */
+	onAttemptEnd(kind: PacerKind, cut?: boolean): void {
 		const now = clock.now();
 		this.endPeriodIfDue(now);
 		this.period.ends++;
 		if (kind === 'rate-limited') this.period.throttled++;
-		if (kind !== 'handled') return;
-		this.period.handled++;
-		const bucket = Math.floor((now - this.pausedMs) / BUCKET_MS);
-		this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
-		for (const key of this.handledBuckets.keys())
-			if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
+		if (kind === 'handled') {
+			this.period.handled++;
+			const bucket = Math.floor((now - this.pausedMs) / BUCKET_MS);
+			this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
+			for (const key of this.handledBuckets.keys())
+				if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
+		}
+		if (cut === undefined) return;
+		if (this.recent.push(kind === 'rate-limited') > RECENT) this.recent.shift();
+		if (kind === 'rate-limited') this.throttledSinceCut++;
+		const mostly = this.recent.filter(Boolean).length >= THROTTLED_OF_RECENT_TO_PACE;
+		if (mostly || (cut && this.throttledSinceCut >= MIN_THROTTLED_TO_PACE)) this.rateLimited(now);
+		if (cut) this.throttledSinceCut = 0;
 	}
 
-	/** The service showed a rate limit: pacing from now on, at what it handled in the last second it was sent to. */
-	rateLimited(): void {
+	/** The service showed a rate limit: pacing from now on, at what it handled in the last second it was sent to, if anything. */
+	private rateLimited(now: number): void {
 		if (this.perSecond !== undefined || this.givenUp) return;
-		const now = clock.now();
 		const oldest = Math.floor((now - this.pausedMs) / BUCKET_MS) - SECOND_MS / BUCKET_MS;
 		let handled = 0;
 		for (const [bucket, count] of this.handledBuckets) if (bucket > oldest) handled += count;
-		this.perSecond = Math.max(1, handled);
+		if (handled === 0) return;
+		this.perSecond = handled;
 		this.beginPeriod(now);
 		this.firstPeriod = true;
 	}
@@ -93,6 +110,7 @@ export class RatePacer {
 		if (share === 0) {
 			[this.futileCuts, this.settles, this.clearRate] = [0, 0, rate];
 			if (!rateBound || first) return;
+			// Per second of the period: a period that gathered its ends slowly grows as much.
 			// Growth per second of the period: a period that gathered its ends slowly grows as much.
 			const growth = GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_PERIODS);
 			this.perSecond = rate * (1 + Math.min(MAX_GROWTH, growth)) ** (elapsedMs / 1000);

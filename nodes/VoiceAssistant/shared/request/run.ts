@@ -41,17 +41,19 @@ export class Run {
 	/** Aborted when the run ends, not by a stop: the deadlines of attempts still in flight hold. */
 	private readonly over = new AbortController();
 	readonly deadlines = new Deadlines(this.over.signal);
-	private readonly limit: WindowSizer | undefined;
+	private readonly sizer: WindowSizer | undefined;
 	private readonly feedback: AttemptFeedback;
 	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
 	private admission: AccountAdmission | undefined;
 	private member: (Member & { account: string }) | undefined;
-	/** The node's own Max Requests per Second, the lowest its items give: the run's own turns come first, in order. */
-	private ownRate: number | undefined;
+	/** The start times of the node's own Max Requests per Second (held.ownRate, the lowest its items give): the run's own turns come first, in order. */
 	private readonly own = new StartTimes();
 	private ownTurns = Promise.resolve();
 	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
 	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
+	/** Its attempts between their start and their end, and the most at once. */
+	private inFlight = 0;
+	private mostInFlight = 0;
 	private readyAt: number | undefined;
 
 	/** Items that get an outcome: the prepared ones, once n8n's loop is over. */
@@ -78,19 +80,17 @@ export class Run {
 		/** Outcomes kept across n8n's Retry On Fail tries of the node run, when it is on. */
 		readonly earlierTries: TriesMemory | undefined,
 	) {
-		this.limit = policy.adaptiveConcurrency
-			? new WindowSizer(policy.maxConcurrency)
-			: undefined;
-		this.window = new RunWindow(this.limit?.limit ?? policy.maxConcurrency);
-		this.feedback = new AttemptFeedback(this.limit, this.window);
+		this.sizer = policy.adaptiveConcurrency ? new WindowSizer(policy.maxConcurrency) : undefined;
+		this.window = new RunWindow(this.sizer?.limit ?? policy.maxConcurrency);
+		this.feedback = new AttemptFeedback(this.sizer, this.window);
 		this.progress = new Progress(loop.total, log.logger, log.nodeName, {
 			concurrency: () => ({
-				now: this.limit?.limit ?? policy.maxConcurrency,
-				peak: this.window.peak,
+				now: this.sizer?.limit ?? policy.maxConcurrency,
+				peak: this.mostInFlight,
 			}),
-			inFlight: () => this.window.inUse - this.turnWaiting,
+			inFlight: () => this.inFlight,
 			rate: () => ({ now: this.admission?.rate, waiting: this.turnWaiting }),
-			heldBack: () => ({ ...this.held, setRate: this.member?.setRate, ownRate: this.ownRate }),
+			heldBack: () => this.held,
 		});
 		const cancel = () => this.end('cancelled');
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
@@ -124,7 +124,8 @@ export class Run {
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context).then((target) => {
 			const account = accountOf(target.root, target.apiKey);
-			this.member = { account, setRate: target.rate, held: this.held };
+			this.member = { account, limit: target.rate, held: this.held };
+			this.held.limitSet = target.rate !== undefined;
 			return target;
 		});
 		return await this.target;
@@ -132,7 +133,8 @@ export class Run {
 
 	/** An item's Max Requests per Second: the run keeps the lowest (read before anything is sent). */
 	lowerOwnRate(perSecond: number | undefined): void {
-		if (perSecond !== undefined) this.ownRate = Math.min(this.ownRate ?? Infinity, perSecond);
+		if (perSecond !== undefined)
+			this.held.ownRate = Math.min(this.held.ownRate ?? Infinity, perSecond);
 	}
 
 	/**
@@ -150,24 +152,27 @@ export class Run {
 		if (this.signal.aborted || !this.member) return;
 		this.admission ??= joinAdmission(this.member.account, this.member);
 		this.turnWaiting++;
-		if (this.ownRate === undefined) await this.admission.turn(this.member, this.signal);
+		if (this.held.ownRate === undefined) await this.admission.turn(this.member, this.signal);
 		else await (this.ownTurns = this.ownTurns.then(async () => await this.ownTurn()));
 		this.turnWaiting--;
-		const learned = this.admission.pacer.rate;
-		if (learned !== undefined)
-			this.held.lowestLearned = Math.min(this.held.lowestLearned ?? learned, learned);
 	}
 
 	/** Its own turn, then the account's: the run's own starts keep its own rate. */
 	private async ownTurn(): Promise<void> {
-		const [from, ms] = [clock.now(), this.own.nextTurnIn(this.ownRate)];
+		const [from, ms] = [clock.now(), this.own.nextTurnIn(this.held.ownRate)];
 		if (ms > 0 && (await wait(ms, this.signal))) this.held.ownMs += clock.now() - from;
 		await this.admission?.turn(this.member as Member, this.signal);
-		if (!this.signal.aborted) this.own.take(this.ownRate);
+		if (!this.signal.aborted) this.own.take(this.held.ownRate);
+	}
+
+	/** An attempt starts: it is in flight until it ends. */
+	attemptStarted(): void {
+		this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
 	}
 
 	/** How an attempt ended, and how long it took. */
 	attemptEnded(end: AttemptEnd, tookMs: number): void {
+		this.inFlight--;
 		this.feedback.onAttemptEnd(end, this.admission?.pacer, tookMs);
 	}
 

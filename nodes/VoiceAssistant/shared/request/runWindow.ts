@@ -4,9 +4,8 @@ import { WaiterQueue } from './waiterQueue';
 
 export class RunWindow {
 	private readonly waiting = new WaiterQueue<boolean>(false);
-	/** Requests in flight now, and the most at once so far. */
+	/** Slots in use now. */
 	inUse = 0;
-	peak = 0;
 
 	constructor(private limit: number) {}
 
@@ -21,7 +20,6 @@ export class RunWindow {
 		if (signal.aborted) return undefined;
 		if (this.inUse < this.limit) this.inUse++;
 		else if (!(await this.waiting.wait(signal))) return undefined;
-		this.peak = Math.max(this.peak, this.inUse);
 		try {
 			return await work();
 		} finally {

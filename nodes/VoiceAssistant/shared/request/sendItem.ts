@@ -119,6 +119,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		const state = { deadlinePassed: false };
 		let ended: ItemResult | AttemptFailure;
 		sent.times++;
+		run.attemptStarted();
 		const startedAt = clock.now();
 		try {
 			ended = await attemptRequest(send, state);
