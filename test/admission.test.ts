@@ -17,7 +17,7 @@ import { accountOf } from '../nodes/VoiceAssistant/shared/target';
 import { VirtualClock } from './helpers/virtualClock';
 import { runNode } from './helpers/runNode';
 import { useSimulator } from './helpers/simulator';
-import { API_KEY } from './helpers/fixtures';
+import { API_KEY, CONTACT_UPDATE_PATH } from './helpers/fixtures';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { ARRIVAL_SLACK_MS, apart, mostInWindow } from './helpers/arrivals';
 
@@ -143,6 +143,25 @@ describe('the account admission, on virtual time', () => {
 		expect(clock.pending).toBe(1);
 	});
 
+	it('a run is charged only what its own requests waited, named by the rate that held them', async () => {
+		const id = nextAccount();
+		const [bulk, call] = [member(1), member(1)];
+		const admission = joinAdmission(id, bulk);
+		joinAdmission(id, call);
+		await Promise.all(turns(admission, bulk, 1));
+		const bulkTurn = turns(admission, bulk, 1); // waits for the next start, 1,010 ms after the first
+		await clock.advance(900);
+		const callTurn = turns(admission, call, 1); // its turn comes first (round robin): at 1,010 ms
+		await clock.advance(2000);
+		await Promise.all([...bulkTurn, ...callTurn]);
+		// The call waited 110 ms, not the account's whole sleep, which it joined 900 ms in; the bulk
+		// run's request waited two spacings.
+		expect([bulk.held.rateMs, call.held.rateMs]).toEqual([2020, 110]);
+		expect(call.held.setBy).toBe('1 requests a second');
+		admission.leave(bulk);
+		admission.leave(call);
+	});
+
 	it('a Retry-After pause holds every run of the account, then the rate resumes; each run counts the pause', async () => {
 		const id = nextAccount();
 		const [a, b] = [member(), member(10)];
@@ -245,6 +264,39 @@ describe('the admission in n8n (engine in process, simulator over HTTP)', () => 
 		expect(b - a).toBeGreaterThanOrEqual(apart(1010));
 		expect(c - b).toBeGreaterThanOrEqual(apart(1010));
 	});
+
+	it('a raised Rate Limit holds from the next request: after 1 a minute, a credential edited to 10 a second sends at once, at 10 a second', async () => {
+		const first = await runNode({
+			parameters: contacts(),
+			items: rows(1),
+			credentials: { ...credentials(1), rateLimitUnit: 'minute' },
+		});
+		expect(first.error).toBeUndefined();
+		const started = Date.now();
+		const second = await runNode({
+			parameters: contacts(),
+			items: rows(5),
+			credentials: credentials(10),
+		});
+		expect(second.error).toBeUndefined();
+		const [, ...after] = arrivals();
+		expect(after).toHaveLength(5);
+		// Not 60.6 s after the first request, the spacing of the old setting.
+		expect(after[0] - started).toBeLessThan(1000);
+		for (let i = 1; i < after.length; i++)
+			expect(after[i] - after[i - 1]).toBeGreaterThanOrEqual(apart(101));
+	}, 20_000);
+
+	it('one 429 with a Retry-After, then an open service: a run one request at a time pauses once and is not paced', async () => {
+		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACT_UPDATE_PATH });
+		const { error } = await run(contacts({ maxConcurrency: 1 }), rows(60));
+		expect(error).toBeUndefined();
+		const times = arrivals();
+		expect(times).toHaveLength(61);
+		// Paced at what was handled in the second before (nothing: 1 a second), the 59 after the retry would take about a minute.
+		expect(times[60] - times[1]).toBeLessThan(5000);
+		expect(accountAdmissions.get(accountOf(sim().url, API_KEY))?.pacer.rate).toBeUndefined();
+	}, 30_000);
 
 	it('a run without a cap of its own (Adapt Concurrency off) beside an automatic one: together at most the Rate Limit in any second, from the first request', async () => {
 		const started = Date.now();

@@ -9,7 +9,7 @@ import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { MARGIN, StartTimes, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/startTimes';
 import { mostInWindow } from './helpers/arrivals';
 
-/** The most a late timer's turn is made up (times.ts): a start can be that much early. */
+/** The most a late timer's turn is made up (startTimes.ts): a start can be that much early. */
 const LATE_TIMER_MS = 25;
 
 let now = 1_000_000;
@@ -50,6 +50,41 @@ describe('StartTimes, on a fake clock', () => {
 						starts.push(now);
 					}
 					expect(mostInWindow(starts, spanMs)).toBeLessThanOrEqual(count);
+				},
+			),
+		);
+	});
+
+	it('a changed rate holds from the next request: never more than one of its spacings after the last start, never more than it allows in any span from the change on', () => {
+		fc.assert(
+			fc.property(
+				fc.array(
+					fc.record({
+						rate: rateArb,
+						gaps: fc.array(fc.integer({ min: 0, max: 3000 }), { minLength: 1, maxLength: 40 }),
+					}),
+					{ minLength: 2, maxLength: 6 },
+				),
+				(settings) => {
+					const times = new StartTimes();
+					let lastStart: number | undefined;
+					for (const { rate, gaps } of settings) {
+						const { count, spanMs, spacingMs } = allowed(rate);
+						const starts: number[] = [];
+						for (const gap of gaps) {
+							now += gap;
+							const wait = times.nextTurnIn(rate);
+							// The old setting's spacing is not waited out (a raised rate), nor the starts it allowed (a lowered one).
+							if (lastStart !== undefined)
+								expect(now + wait).toBeLessThanOrEqual(
+									Math.max(now, lastStart + Math.ceil(spacingMs)),
+								);
+							now += wait;
+							times.take(rate);
+							starts.push((lastStart = now));
+						}
+						expect(mostInWindow(starts, spanMs)).toBeLessThanOrEqual(count);
+					}
 				},
 			),
 		);
