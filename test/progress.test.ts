@@ -3,9 +3,11 @@
  * one summary saying what held it back (the account's rate, its node's own rate, Retry-After
  * pauses, n8n's Batching) and for how long. In n8n's engine: test/run.test.ts, test/admission.test.ts.
  */
-import { Progress, type HeldBack } from '../nodes/VoiceAssistant/shared/request/progress';
+import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
+import type { HeldBack } from '../nodes/VoiceAssistant/shared/runWords';
+import type { SetLimit } from '../nodes/VoiceAssistant/shared/rate';
 
-type Held = HeldBack & { ownRate?: number; limitSet: boolean };
+type Held = HeldBack;
 const NOTHING_HELD: Held = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false, limitSet: false };
 /** The words of a Rate Limit set on a credential, as the run reads them. */
 const TEN_A_SECOND = {
@@ -16,7 +18,7 @@ const TEN_A_SECOND = {
 describe('Progress in the log', () => {
 	function progressOf(
 		total: number,
-		rate: { now: number | undefined; waiting: number } = { now: undefined, waiting: 0 },
+		rate: { now?: number; limit?: SetLimit; waiting: number } = { waiting: 0 },
 		held: Held = NOTHING_HELD,
 	) {
 		const lines: string[] = [];
@@ -45,10 +47,29 @@ describe('Progress in the log', () => {
 		for (let i = 0; i < 100; i++) progress.itemDone(true);
 		progress.logSummary('done');
 		expect(lines[0]).toBe(
-			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s (83 waiting for their turn)',
+			'Voice Assistant "Update contacts": 10/100 items (10%): 10 succeeded, 0 failed, 0 waiting to retry, 12 in flight of 40 allowed, paced at 196 requests/s, learned from 429 answers (83 waiting for their turn)',
 		);
 		expect(lines[9]).toMatch(
 			/: done: 100 items in \d+\.\d s: 100 succeeded, 0 failed, 0 retries, up to 64 requests in flight, held back 12\.3 s by the account's rate limit \(learned from the service's 429 answers, down to 171 requests\/s\)$/,
+		);
+	});
+
+	it('names a Rate Limit in the unit it was set in: 1 a minute is not "0.02 requests/s"', () => {
+		const limit = {
+			perSecond: 1 / 60,
+			words: '1 request a minute, set on credential "CRM account"',
+		};
+		const { progress, lines } = progressOf(100, { now: 1 / 60, limit, waiting: 3 });
+		for (let i = 0; i < 10; i++) progress.itemDone(true);
+		expect(lines[0]).toMatch(
+			/, paced at 1 request a minute, set on credential "CRM account" \(3 waiting for their turn\)$/,
+		);
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 60_600, setBy: limit.words })).toBe(
+			`, held back 60.6 s by the account's rate limit (${limit.words})`,
+		);
+		// A learned rate below 10 a second keeps two significant digits.
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 4000, lowestLearned: 0.25 / 60 })).toMatch(
+			/down to 0\.0042 requests\/s\)$/,
 		);
 	});
 

@@ -5,6 +5,7 @@
 // robin over the runs with requests waiting (a tool call's request does not wait behind a bulk run's).
 import { clock } from '../clock';
 import type { SetLimit } from '../rate';
+import type { HeldBack } from '../runWords';
 import { RatePacer } from './ratePacer';
 import { MARGIN, StartTimes } from './startTimes';
 import { WaiterQueue } from './waiterQueue';
@@ -13,7 +14,7 @@ import { WaiterQueue } from './waiterQueue';
 export interface Member {
 	readonly limit: SetLimit | undefined;
 	/** How long its own requests waited for the account's rate, which rate held them, how long the account paused. */
-	readonly held: { rateMs: number; pauseMs: number; setBy?: string; lowestLearned?: number };
+	readonly held: Pick<HeldBack, 'rateMs' | 'pauseMs' | 'setBy' | 'lowestLearned'>;
 }
 
 /** A member, its requests waiting for their turn, and since when one has waited. */
@@ -37,6 +38,11 @@ export class AccountAdmission {
 	/** The account's rate: the Rate Limit in force, or the learned one if lower. */
 	get rate(): number | undefined {
 		return this.lowestRate(1);
+	}
+
+	/** The account's rate and its Rate Limit in force, as the user set it. */
+	get rateInForce(): { now: number | undefined; limit: SetLimit | undefined } {
+		return { now: this.rate, limit: this.limit };
 	}
 
 	/**

@@ -1,13 +1,8 @@
 // A run's log lines: its progress every so often on big runs, and one summary saying how it ended.
 import type { Logger } from 'n8n-workflow';
 import { clock } from '../clock';
-
-/** n8n pauses between batches while preparing, and the node sends nothing before every item is prepared. */
-const BATCHING_ADVICE =
-	". n8n's Batching held requests back (the node sends once n8n prepared the last batch): to space requests, set the credential's Rate Limit and turn Batching off";
-
-/** Held back for less than this is not worth a word. */
-const WORTH_SAYING_MS = 50;
+import type { SetLimit } from '../rate';
+import { heldBackWords, rateWords, seconds, type HeldBack } from '../runWords';
 
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;
@@ -17,46 +12,9 @@ interface ProgressFigures {
 	concurrency: () => { now: number; peak: number };
 	/** Attempts between their start and their end (one waiting for its turn or a retry is not). */
 	inFlight: () => number;
-	/** The account's rate now, and the attempts waiting for their turn. */
-	rate: () => { now: number | undefined; waiting: number };
+	/** The account's rate now and its Rate Limit in force, and the attempts waiting for their turn. */
+	rate: () => { now?: number; limit?: SetLimit; waiting: number };
 	heldBack: () => HeldBack;
-}
-
-/**
- * What held a run's own requests back (ms): its account's rate (the Rate Limit's words, or the lowest
- * learned rate), its own Max Requests per Second, Retry-After pauses; Batching; a Rate Limit is set.
- */
-export interface HeldBack {
-	rateMs: number;
-	setBy?: string;
-	lowestLearned?: number;
-	ownMs: number;
-	ownRate?: number;
-	pauseMs: number;
-	batching: boolean;
-	limitSet?: boolean;
-}
-
-const seconds = (ms: number) => (ms / 1000).toFixed(1);
-/** A rate a second, to two significant digits below 10 (1 a minute: 0.017 requests/s). */
-const perSecond = (rate: number) =>
-	`${rate >= 10 ? Math.round(rate) : Number(rate.toPrecision(2))} requests/s`;
-
-/** The words of what held the run back, each opening with a comma. */
-function heldBackWords(held: HeldBack): string {
-	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setBy, ownRate } = held;
-	const words: string[] = [];
-	const rate =
-		learned === undefined
-			? setBy
-			: `learned from the service's 429 answers, down to ${perSecond(learned)}`;
-	if (rateMs >= WORTH_SAYING_MS && rate)
-		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);
-	if (ownMs >= WORTH_SAYING_MS && ownRate !== undefined)
-		words.push(`held back ${seconds(ownMs)} s by Max Requests per Second (${perSecond(ownRate)})`);
-	if (pauseMs > 0) words.push(`paused ${seconds(pauseMs)} s as the service asked (Retry-After)`);
-	const advice = held.batching && !held.limitSet && ownRate === undefined;
-	return words.map((word) => `, ${word}`).join('') + (advice ? BATCHING_ADVICE : '');
 }
 
 /**
@@ -102,9 +60,11 @@ export class Progress {
 	}
 
 	private logProgress(): void {
-		const { now: rate, waiting } = this.figures.rate();
+		const { now: rate, limit, waiting } = this.figures.rate();
 		const paced =
-			rate === undefined ? '' : `, paced at ${perSecond(rate)} (${waiting} waiting for their turn)`;
+			rate === undefined
+				? ''
+				: `, paced at ${rateWords(rate, limit)} (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);

@@ -4,7 +4,8 @@
 import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import { Progress, type HeldBack } from './progress';
+import { Progress } from './progress';
+import type { HeldBack } from '../runWords';
 import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
 import { joinAdmission, type AccountAdmission, type Member } from './admission';
@@ -89,7 +90,7 @@ export class Run {
 				peak: this.mostInFlight,
 			}),
 			inFlight: () => this.inFlight,
-			rate: () => ({ now: this.admission?.rate, waiting: this.turnWaiting }),
+			rate: () => ({ ...this.admission?.rateInForce, waiting: this.turnWaiting }),
 			heldBack: () => this.held,
 		});
 		const cancel = () => this.end('cancelled');

@@ -1,0 +1,53 @@
+// The words of a run's log lines: what held its requests back, and rates as the user set them.
+import type { SetLimit } from './rate';
+
+/** n8n pauses between batches while preparing, and the node sends nothing before every item is prepared. */
+const BATCHING_ADVICE =
+	". n8n's Batching held requests back (the node sends once n8n prepared the last batch): to space requests, set the credential's Rate Limit and turn Batching off";
+
+/** Held back for less than this is not worth a word. */
+const WORTH_SAYING_MS = 50;
+
+/**
+ * What held a run's own requests back (ms): its account's rate (the Rate Limit's words, or the
+ * lowest learned rate), its own Max Requests per Second, Retry-After pauses; whether n8n's Batching
+ * held a request back, and whether its credential sets a Rate Limit.
+ */
+export interface HeldBack {
+	rateMs: number;
+	setBy?: string;
+	lowestLearned?: number;
+	ownMs: number;
+	ownRate?: number;
+	pauseMs: number;
+	batching: boolean;
+	limitSet?: boolean;
+}
+
+export const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+/** A rate a second, to two significant digits below 10 (1 a minute: 0.017 requests/s). */
+const perSecond = (rate: number) =>
+	`${rate >= 10 ? Math.round(rate) : Number(rate.toPrecision(2))} requests/s`;
+
+/** The account's rate: the Rate Limit in force as the user set it, or the learned rate if lower. */
+export function rateWords(rate: number, limit: SetLimit | undefined): string {
+	return rate === limit?.perSecond ? limit.words : `${perSecond(rate)}, learned from 429 answers`;
+}
+
+/** The words of what held the run back, each opening with a comma. */
+export function heldBackWords(held: HeldBack): string {
+	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setBy, ownRate } = held;
+	const words: string[] = [];
+	const rate =
+		learned === undefined
+			? setBy
+			: `learned from the service's 429 answers, down to ${perSecond(learned)}`;
+	if (rateMs >= WORTH_SAYING_MS && rate)
+		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);
+	if (ownMs >= WORTH_SAYING_MS && ownRate !== undefined)
+		words.push(`held back ${seconds(ownMs)} s by Max Requests per Second (${perSecond(ownRate)})`);
+	if (pauseMs > 0) words.push(`paused ${seconds(pauseMs)} s as the service asked (Retry-After)`);
+	const advice = held.batching && !held.limitSet && ownRate === undefined;
+	return words.map((word) => `, ${word}`).join('') + (advice ? BATCHING_ADVICE : '');
+}
