@@ -388,7 +388,7 @@ describe("the README's Options are the code's", () => {
 			`or ${percent(1 - constant(pacer, 'CUT_FACTOR'))} lower`,
 			`at most ${WORDS[constant(pacer, 'MAX_SETTLES')]} until a second without any`,
 			`${percent(constant(pacer, 'GROWTH'))} higher after a second without 429s`,
-			`from the ${WORDS[constant(pacer, 'PATIENT_PERIODS') + 2]} such second in a row`,
+			`from the ${WORDS[constant(pacer, 'PATIENT_SECONDS') + 2]} such second in a row`,
 			`up to ${percent(constant(pacer, 'MAX_GROWTH'))})`,
 			`after ${WORDS[constant(pacer, 'GIVE_UP_AFTER_FUTILE_CUTS')]} such cuts pacing stops`,
 			`at least ${constant('request/retry.ts', 'MIN_RETRY_DELAY_MS')} ms apart`,

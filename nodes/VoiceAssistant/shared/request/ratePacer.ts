@@ -6,8 +6,8 @@
 // to (never at nothing). Then each period (SECOND_MS and MIN_ENDS_TO_JUDGE attempt ends at least)
 // is judged by its share of 429s. More than MAX_THROTTLED_SHARE: down to what the service accepted
 // if the rate held the account back, else by CUT_FACTOR (the first period only settles). None while
-// the rate held the account back: up by GROWTH a second for PATIENT_PERIODS + 1 such periods, then
-// doubling each period, at most MAX_GROWTH a second. A few: back to the last rate without any (or
+// the rate held the account back: up by GROWTH a second for PATIENT_SECONDS + 1 such seconds, then
+// doubling each second, at most MAX_GROWTH a second. A few: back to the last rate without any (or
 // what was accepted, if lower), at most MAX_SETTLES times until a period without any. A share that
 // did not fall as the rate was lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods
 // pacing stops for the account.
@@ -22,8 +22,8 @@ const BUCKET_MS = 100;
 const MAX_THROTTLED_SHARE = 0.05;
 const CUT_FACTOR = 0.85;
 const GROWTH = 0.02;
-const PATIENT_PERIODS = 5;
-const MAX_GROWTH = 0.25;
+const PATIENT_SECONDS = 5;
+const MAX_GROWTH = 0.5;
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_AFTER_FUTILE_CUTS = 3;
 const MAX_SETTLES = 2;
@@ -41,7 +41,7 @@ export class RatePacer {
 	private clearRate: number | undefined;
 	private settles = 0;
 	private futileCuts = 0;
-	private growthStreak = 0;
+	private growthSeconds = 0;
 	/** Whether each of the latest RECENT ends heard from automatic windows was a 429; 429s since a window's last cut. */
 	private readonly recent: boolean[] = [];
 	private throttledSinceCut = 0;
@@ -110,13 +110,17 @@ export class RatePacer {
 		if (share === 0) {
 			[this.futileCuts, this.settles, this.clearRate] = [0, 0, rate];
 			if (!rateBound || first) return;
-			// Per second of the period: a period that gathered its ends slowly grows as much.
-			// Growth per second of the period: a period that gathered its ends slowly grows as much.
-			const growth = GROWTH * 2 ** Math.max(0, this.growthStreak++ - PATIENT_PERIODS);
-			this.perSecond = rate * (1 + Math.min(MAX_GROWTH, growth)) ** (elapsedMs / 1000);
+			// Per second of the period: one that gathered its ends slowly grows, and doubles, as much.
+			let grown = rate;
+			for (let left = elapsedMs / 1000; left > 0; left--) {
+				const growth = GROWTH * 2 ** Math.max(0, this.growthSeconds - PATIENT_SECONDS);
+				grown *= (1 + Math.min(MAX_GROWTH, growth)) ** Math.min(1, left);
+				this.growthSeconds += Math.min(1, left);
+			}
+			this.perSecond = grown;
 			return;
 		}
-		this.growthStreak = 0;
+		this.growthSeconds = 0;
 		// The share did not fall when the rate was lowered: random 429s, not a rate limit.
 		if (loweredAt !== undefined)
 			this.futileCuts = share >= loweredAt * FUTILE_SHARE_RATIO ? this.futileCuts + 1 : 0;
