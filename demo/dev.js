@@ -78,7 +78,7 @@ async function startDevLoop(userFolder, logDir, log) {
 	/**
 	 * n8n's own watcher may reload from a dist/ tsc is still writing, and that reload fails (n8n's
 	 * log: "Hot reload failed for CUSTOM"); so may one asked for then. A failed reload is asked
-	 * for again, up to three times a second apart.
+	 * for again, at most twice, a second apart (three asks in all).
 	 */
 	const reload = async () => {
 		for (let attempt = 1; ; attempt++) {
