@@ -4,30 +4,12 @@
  * the bound held in n8n with the node's Request Options → Batching on (items then start one by one
  * while earlier ones finish). Its queue of waiters: test/waiterQueue.test.ts.
  */
-import { createDeferredPromise, type IDeferredPromise, type INodeParameters } from 'n8n-workflow';
+import { createDeferredPromise, type INodeParameters } from 'n8n-workflow';
 import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
+import { NEVER, heldTask, orCancelled, settle } from './helpers/heldTasks';
 import { useSimulator } from './helpers/simulator';
 import { runNode } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
-
-/** A signal that never aborts: use() then always runs the work. */
-const NEVER = new AbortController().signal;
-
-/** What use() resolved, 'cancelled' for work it never ran. */
-const orCancelled = async <T>(result: Promise<T | undefined>) => (await result) ?? 'cancelled';
-
-/** Lets every pending promise callback run. */
-const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A task that runs until the test ends it, recording when it started. */
-function heldTask(name: string, started: string[]) {
-	const end: IDeferredPromise<string> = createDeferredPromise<string>();
-	const task = async () => {
-		started.push(name);
-		return await end.promise;
-	};
-	return { task, end };
-}
 
 describe('RunWindow', () => {
 	it('serves waiters in the order they arrived (FIFO)', async () => {

@@ -1,32 +1,13 @@
 /**
- * The queue of waiters (shared/request/waiterQueue.ts) the window and the pace gate wait in:
+ * The queue of waiters (shared/request/waiterQueue.ts) the window and the account's admission wait in:
  * arrival order, the waiters of an aborted signal (only theirs) leaving with the leave value, one
  * abort listener per signal however many wait, and order kept after the queue is compacted; as
  * the queue alone and as the window uses it.
  */
 import { getEventListeners } from 'node:events';
-import { createDeferredPromise, type IDeferredPromise } from 'n8n-workflow';
 import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
+import { NEVER, heldTask, orCancelled, settle } from './helpers/heldTasks';
 import { WaiterQueue } from '../nodes/VoiceAssistant/shared/request/waiterQueue';
-
-/** A signal that never aborts: use() then always runs the work. */
-const NEVER = new AbortController().signal;
-
-/** What use() resolved, 'cancelled' for work it never ran. */
-const orCancelled = async <T>(result: Promise<T | undefined>) => (await result) ?? 'cancelled';
-
-/** Lets every pending promise callback run. */
-const settle = async () => await new Promise<void>((resolve) => setImmediate(resolve));
-
-/** A task that runs until the test ends it, recording when it started. */
-function heldTask(name: string, started: string[]) {
-	const end: IDeferredPromise<string> = createDeferredPromise<string>();
-	const task = async () => {
-		started.push(name);
-		return await end.promise;
-	};
-	return { task, end };
-}
 
 describe('WaiterQueue', () => {
 	it('serves its waiters in arrival order, and says when nobody waits', async () => {
