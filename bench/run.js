@@ -10,7 +10,7 @@
  *   npm run bench                  # all scenarios
  *   npm run bench -- --quick       # N = 1,000 only
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
- *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos)
+ *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos, one 429)
  *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
  *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
  *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
@@ -93,7 +93,13 @@ function trackPeakRss(pid) {
 
 /** @param {Sim} sim @param {import('../test/simulator').ModeOptions} options */
 async function setSimulator(sim, options) {
-	await sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null, ...options });
+	await sim.setOptions({
+		latencyMs: 0,
+		rateLimit: null,
+		chaos: null,
+		throttleFirst: null,
+		...options,
+	});
 	await sim.reset();
 }
 
@@ -808,6 +814,56 @@ function capReport(rows) {
 	return lines.length ? `The credential's Rate Limit:\n${lines.join('\n')}` : '';
 }
 
+/** @type {Array<[string, string, Record<string, unknown>]>} how the node is set, its workflows' id, its options */
+const ONE_429_SETTINGS = [
+	['Max Concurrent Requests 1', 'Max1', { maxConcurrency: 1 }],
+	['defaults', 'Defaults', {}],
+];
+
+/**
+ * Issue 45's rows: the service answers the very first update 429 (Retry-After 1 s), then takes
+ * everything; beside the same updates against an open service throughout, in the same run.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
+async function one429Rows(sim, ctx, record) {
+	const count = 200;
+	for (const [setting, id, options] of ONE_429_SETTINGS) {
+		await setSimulator(sim, {});
+		await record(`Voice Assistant, ${setting}, open service (one 429's baseline)`, count, () =>
+			n8nRow(ctx, sim, { id: `oursOpen${id}`, target: 'ours', count, options }),
+		);
+		await setSimulator(sim, { throttleFirst: { count: 1, retryAfterSeconds: 1 } });
+		await record(`Voice Assistant, ${setting}, one 429 then an open service`, count, () =>
+			n8nRow(ctx, sim, { id: `oursOne429${id}`, target: 'ours', count, options }),
+		);
+	}
+}
+
+/**
+ * Each one-429 row against its open-service baseline (target: within 5 s of it).
+ * @param {Row[]} rows
+ */
+function one429Report(rows) {
+	/** @param {string} name */
+	const find = (name) => rows.find((row) => row.name === name)?.result;
+	const lines = [];
+	for (const [setting] of ONE_429_SETTINGS) {
+		const open = find(`Voice Assistant, ${setting}, open service (one 429's baseline)`);
+		const one = find(`Voice Assistant, ${setting}, one 429 then an open service`);
+		if (!open || !one) continue;
+		lines.push(
+			`${setting}, ${one.succeeded + one.failed} updates: one 429 then an open service ${num(one.wallMs / 1000, 1)} s, ` +
+				`open service ${num(open.wallMs / 1000, 1)} s: ${num((one.wallMs - open.wallMs) / 1000, 1)} s more; ` +
+				`${one.applied} applied, ${one.requests} requests (429 answers ${one.byStatus?.[429] ?? 0})`,
+		);
+	}
+	return lines.length
+		? `One 429 (Retry-After 1 s), then an open service:\n${lines.join('\n')}`
+		: '';
+}
+
 /**
  * Issue 10's rows: default settings on both sides, the HTTP Request node in the same run.
  * @param {Sim} sim
@@ -961,6 +1017,7 @@ async function main() {
 			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
 			await defaultsRows(sim, ctx, record);
 			await capRows(sim, ctx, record);
+			await one429Rows(sim, ctx, record);
 		}
 
 		if (args.has('--big') && !args.has('--chain') && !args.has('--dry-run')) {
@@ -975,7 +1032,7 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n\n${capReport(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n\n${capReport(rows)}\n\n${one429Report(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });

@@ -8,15 +8,15 @@
  * credentials/, so that a mistake in the node's schemas is caught here.
  *
  * Each API request goes: record → canned failNext → auth (401) →
- * rate limit / chaos (429, 503, reset) → latency → validation → apply →
- * a failNext cut after applying → answer.
+ * the first ones throttled / rate limit / chaos (429, 503, reset) → latency →
+ * validation → apply → a failNext cut after applying → answer.
  */
 
 const http = require('http');
 const { dispatch } = require('./routes');
 const { apiKeyProblem, requestProblem } = require('./rules');
 const { createStore } = require('./store');
-const { TokenBucket, Chaos } = require('./limits');
+const { TokenBucket, Chaos, ThrottleFirst } = require('./limits');
 const { readBody, sendJson, sendRaw } = require('./http-util');
 const { isControlPath, handleControl } = require('./control');
 const {
@@ -37,15 +37,19 @@ const {
  *   Shares of requests answered 429 or 503 (Retry-After: retryAfterSeconds, default 1) without
  *   being applied, or whose socket is destroyed (rateReset: half before and half after applying);
  *   the same seed (default 1) gives the same sequence of fates.
- * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null }} ModeOptions
- *   Load modes; null or undefined switches the rate limit or chaos off.
+ * @typedef {import('./limits').ThrottleFirstOptions} ThrottleFirstOptions
+ *   The first `count` requests with the right API key (since the option was set, or since the
+ *   last reset()) answered 429 with Retry-After: retryAfterSeconds (default 1), without being
+ *   applied; the rest go on as usual.
+ * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
+ *   Load modes; null or undefined switches the rate limit, chaos or throttleFirst off.
  * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string }} SimulatorOptions
  *   apiKey: requests with another x-api-key get 401; host: default 127.0.0.1; port: default 0
  *   (a free port); assistants: the seed (default defaultAssistants(), wins over the data file's);
  *   dataFile: state loaded from it if it exists and saved to it (throttled, and on close).
  * @typedef {'pending' | 'applied' | 'rejected' | 'reset-before' | 'reset-after' | 'throttled'} Outcome
  *   applied: answered normally (for writes: the change was made); rejected: an error status,
- *   nothing changed (canned answers too); throttled: 429 from the rate limit or chaos, or chaos's
+ *   nothing changed (canned answers too); throttled: 429 from throttleFirst, the rate limit or chaos, or chaos's
  *   503; reset-before / reset-after: the socket destroyed without an answer, before or after
  *   applying; pending: not answered yet.
  * @typedef {{
@@ -104,7 +108,8 @@ const {
  *   close(): Promise<void>,
  * }} Simulator
  *   url: e.g. http://127.0.0.1:PORT, no trailing slash; reset() clears requests, ledger, queued
- *   failures and stats and refills the rate-limit bucket, keeping the data, and cuts the requests
+ *   failures and stats, refills the rate-limit bucket and counts throttleFirst's requests
+ *   anew, keeping the data, and cuts the requests
  *   still in flight before they are applied (reset-before); failNext() queues a
  *   canned answer, given before auth and validation, never applied (or a cut after applying);
  *   setOptions() changes only the keys present.
@@ -210,7 +215,7 @@ async function createSimulator(options) {
 	const stats = { inFlight: 0, maxInFlight: 0, total: 0 };
 	/** @type {Array<ReturnType<typeof normalizeFailure>>} */
 	const failures = [];
-	/** @type {{ latencyMs: number, bucket?: TokenBucket, chaos?: Chaos }} */
+	/** @type {{ latencyMs: number, bucket?: TokenBucket, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
 	const modes = { latencyMs: 0 };
 	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
 	const waits = new Set();
@@ -233,6 +238,10 @@ async function createSimulator(options) {
 		if ('rateLimit' in next)
 			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit) : undefined;
 		if ('chaos' in next) changed.chaos = next.chaos ? new Chaos(next.chaos) : undefined;
+		if ('throttleFirst' in next)
+			changed.throttleFirst = next.throttleFirst
+				? new ThrottleFirst(next.throttleFirst)
+				: undefined;
 		Object.assign(modes, changed);
 	}
 
@@ -274,6 +283,7 @@ async function createSimulator(options) {
 		stats.total = 0;
 		stats.maxInFlight = stats.inFlight;
 		modes.bucket?.refill();
+		modes.throttleFirst?.refill();
 	}
 
 	/** @param {import('./routes').Applied} applied */
@@ -385,6 +395,14 @@ async function createSimulator(options) {
 				return reply(401, 'rejected', { message: 'Invalid or missing API key' });
 			}
 
+			if (modes.throttleFirst?.take()) {
+				return reply(
+					429,
+					'throttled',
+					{ message: 'Too many requests' },
+					{ 'retry-after': String(modes.throttleFirst.retryAfterSeconds) },
+				);
+			}
 			const retryAfter = modes.bucket ? modes.bucket.take() : 0;
 			if (retryAfter > 0) {
 				return reply(
@@ -459,7 +477,12 @@ async function createSimulator(options) {
 		return closing;
 	}
 
-	setOptions({ latencyMs: options.latencyMs, rateLimit: options.rateLimit, chaos: options.chaos });
+	setOptions({
+		latencyMs: options.latencyMs,
+		rateLimit: options.rateLimit,
+		chaos: options.chaos,
+		throttleFirst: options.throttleFirst,
+	});
 
 	await new Promise((resolve, reject) => {
 		server.once('error', reject);

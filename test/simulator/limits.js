@@ -1,8 +1,8 @@
 'use strict';
 
 /**
- * Load modes: a token-bucket rate limit and seeded "chaos" failures.
- * Neither is in the spec (it shows no rate limits or error codes); they let
+ * Load modes: a token-bucket rate limit, the first requests throttled, and seeded "chaos" failures.
+ * None is in the spec (it shows no rate limits or error codes); they let
  * tests exercise the node's retry handling reproducibly.
  */
 
@@ -108,4 +108,36 @@ class Chaos {
 	}
 }
 
-module.exports = { mulberry32, TokenBucket, Chaos };
+/**
+ * @typedef {{ count: number, retryAfterSeconds?: number }} ThrottleFirstOptions
+ */
+
+/** The first `count` requests answered 429 (Retry-After: retryAfterSeconds, default 1), then none. */
+class ThrottleFirst {
+	/** @param {ThrottleFirstOptions} options */
+	constructor(options) {
+		const { count, retryAfterSeconds = 1 } = options;
+		if (!(Number.isInteger(count) && count >= 1)) {
+			throw new TypeError('throttleFirst.count must be a whole number of at least 1');
+		}
+		if (!(Number.isInteger(retryAfterSeconds) && retryAfterSeconds >= 0)) {
+			throw new TypeError('throttleFirst.retryAfterSeconds must be a whole number of at least 0');
+		}
+		this.count = count;
+		this.retryAfterSeconds = retryAfterSeconds;
+		this.left = count;
+	}
+
+	/** Whether this request is one of the first: it is then counted. @returns {boolean} */
+	take() {
+		if (this.left === 0) return false;
+		this.left -= 1;
+		return true;
+	}
+
+	refill() {
+		this.left = this.count;
+	}
+}
+
+module.exports = { mulberry32, TokenBucket, Chaos, ThrottleFirst };

@@ -106,7 +106,7 @@ describe('simulator', () => {
 	});
 	afterAll(() => sim.close());
 	beforeEach(() => {
-		sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null });
+		sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null, throttleFirst: null });
 		sim.reset();
 	});
 
@@ -773,6 +773,51 @@ describe('simulator', () => {
 			sim.setOptions({ rateLimit: { ratePerSec: 0.01, burst: 1 } });
 			expect((await call(sim, 'GET', LIST_PATH, { key: null })).status).toBe(401);
 			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+	});
+
+	describe('throttleFirst', () => {
+		it('answers the first requests 429 with Retry-After without applying, then the rest as usual, anew after reset()', async () => {
+			sim.setOptions({ throttleFirst: { count: 2, retryAfterSeconds: 3 } });
+			// An unauthenticated request is not one of them.
+			expect((await call(sim, 'GET', LIST_PATH, { key: null })).status).toBe(401);
+			for (const id of ['c1', 'c2']) {
+				const throttled = await call(sim, 'PUT', `${CONTACT_PATH}?id=${id}`, { body: contactBody });
+				expect(throttled.status).toBe(429);
+				expect(throttled.json).toEqual({ message: 'Too many requests' });
+				expect(throttled.headers.get('retry-after')).toBe('3');
+			}
+			expect(sim.ledger.applied).toHaveLength(0);
+			for (let i = 0; i < 5; i++) {
+				expect(
+					(await call(sim, 'PUT', `${CONTACT_PATH}?id=d${i}`, { body: contactBody })).status,
+				).toBe(200);
+			}
+			expect(sim.requests.map((r) => r.outcome)).toEqual([
+				'rejected',
+				'throttled',
+				'throttled',
+				...Array(5).fill('applied'),
+			]);
+
+			sim.reset(); // counts the first requests anew
+			sim.setOptions({ throttleFirst: { count: 1 } }); // Retry-After: 1 by default
+			const first = await call(sim, 'GET', LIST_PATH);
+			expect(first.status).toBe(429);
+			expect(first.headers.get('retry-after')).toBe('1');
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			sim.reset();
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(429);
+			sim.setOptions({ throttleFirst: null });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+
+		it('rejects an invalid count or Retry-After', () => {
+			expect(() => sim.setOptions({ throttleFirst: { count: 0 } })).toThrow(TypeError);
+			expect(() => sim.setOptions({ throttleFirst: { count: 1.5 } })).toThrow(TypeError);
+			expect(() => sim.setOptions({ throttleFirst: { count: 1, retryAfterSeconds: -1 } })).toThrow(
+				TypeError,
+			);
 		});
 	});
 
