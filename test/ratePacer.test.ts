@@ -193,6 +193,39 @@ describe('RatePacer', () => {
 		expect((6_000 - throttled) / seconds).toBeGreaterThan(0.97 * 200);
 	});
 
+	it("behind a token bucket whose 429s ask for a 1 s pause, paced above its rate: the account's pauses keep it at the service's rate, with few 429s", () => {
+		const time = clock();
+		// Paced at 330 a second, as after a burst into a bucket of 200 that a pause refilled.
+		const pacer = pacerOn(time);
+		send(pacer, time, () => 'handled', 330, 1000 / 330);
+		showRateLimit(pacer);
+		const service = tokenBucket(200, time.now);
+		const { nextTurnIn, takeTurn } = turns(pacer);
+		const feedback = feedbackOfRun();
+		const pausesAt: number[] = [];
+		let [attempts, throttled] = [0, 0];
+		const started = time.now();
+		while (time.now() - started < 60_000) {
+			const turnIn = nextTurnIn();
+			time.advance(Math.max(1, turnIn));
+			takeTurn(turnIn > 1);
+			const kind = service();
+			attempts++;
+			feedback.onAttemptEnd(FAILURE_OF[kind], pacer);
+			if (kind !== 'rate-limited') continue;
+			throttled++;
+			// The service asked for a second (Retry-After): the whole account waits it out.
+			pausesAt.push(time.now() - started);
+			pacer.pausedMs += 1000;
+			time.advance(1000);
+		}
+		// Held at 330, every 429 pauses the account for the second the bucket needs to refill: the
+		// service's rate overall, and a 429 every few seconds (27 of about 12,000 here).
+		expect(attempts / 60).toBeGreaterThan(0.97 * 200);
+		expect(throttled / attempts).toBeLessThan(0.005);
+		expect(pausesAt.length).toBe(throttled);
+	});
+
 	it('the 429s of requests sent before pacing began do not slow the pace below what the service accepts', () => {
 		const time = clock();
 		const { pacer, pace } = pacedAfterASecondOf200(time);
