@@ -17,6 +17,7 @@
  *                                  # the node alone; with --big also 100,000 rows a page at a time
  *   npm run bench -- --dry-run     # only the Dry Run rows: 10,000 updates dry beside real (issue 28);
  *                                  # with --big also 100,000 dry (memory)
+ *   npm run bench -- --log-lines   # print every log line of the node (progress and summary), not only the summary
  *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: NODE20_VERSION)
  *   npm run bench -- --help        # this text
  */
@@ -56,7 +57,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  *   wallMs: number, processMs?: number, requestsPerSec: number, msPerItem?: number, p50Ms: number, p99Ms: number,
  *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
  *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, mostInAnySecond?: number, mostInAClockSecond?: number, failures?: Record<string, number>,
- *   executionFailed?: boolean, summaryLine?: string, synced?: number,
+ *   executionFailed?: boolean, summaryLine?: string, logLines?: string[], synced?: number,
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
  * @typedef {(name: string, count: number, run: () => Promise<Figures>, extra?: { rate?: number }) => Promise<void>} Recorder
@@ -227,9 +228,12 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape, batching, c
 		failures[kind] = (failures[kind] ?? 0) + 1;
 	}
 	const wallMs = task.executionTime ?? 0;
-	const summaryLine = `${result.stdout}\n${result.stderr}`
+	// The node's own log lines: its progress on long runs, and its summary.
+	const logLines = `${result.stdout}\n${result.stderr}`
 		.split('\n')
-		.find((line) => line.includes('": done: '));
+		.filter((line) => line.includes('Voice Assistant "'))
+		.map((line) => line.trim());
+	const summaryLine = logLines.find((line) => line.includes('": done: '));
 	return {
 		wallMs,
 		processMs,
@@ -239,7 +243,8 @@ async function n8nRow(ctx, sim, { id, target, count, options, shape, batching, c
 		failed,
 		failures,
 		executionFailed: Boolean(run.data.resultData.error),
-		summaryLine: summaryLine?.trim(),
+		summaryLine,
+		logLines,
 	};
 }
 
@@ -1000,7 +1005,8 @@ async function main() {
 		log(
 			`  ${num(result.wallMs / 1000, 1)} s, ${num(result.requestsPerSec)} req/s, ${result.succeeded} ok / ${result.failed} failed, peak RSS ${mb(result.peakRss)}`,
 		);
-		if (result.summaryLine) log(`  ${result.summaryLine}`);
+		if (args.has('--log-lines')) for (const line of result.logLines ?? []) log(`  ${line}`);
+		else if (result.summaryLine) log(`  ${result.summaryLine}`);
 	};
 	const load = () =>
 		os
