@@ -12,10 +12,10 @@
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
  *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos, one 429)
  *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
- *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names (issue 20)
+ *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names
  *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
  *                                  # the node alone; with --big also 100,000 rows a page at a time
- *   npm run bench -- --dry-run     # only the Dry Run rows: 10,000 updates dry beside real (issue 28);
+ *   npm run bench -- --dry-run     # only the Dry Run rows: 10,000 updates dry beside real;
  *                                  # with --big also 100,000 dry (memory)
  *   npm run bench -- --log-lines   # print every log line of the node (progress and summary), not only the summary
  *   npm run bench -- --n8n=VERSION # another n8n version of tools/n8n/install.js (default: NODE20_VERSION)
@@ -479,7 +479,7 @@ function versusHttp(ours, key, headerAuth) {
 }
 
 /**
- * The default-settings rows against the issue's targets (issue 10), measured in the same run.
+ * The default-settings rows against their targets, measured in the same run.
  * @param {Row[]} rows
  */
 function defaultsReport(rows) {
@@ -747,7 +747,7 @@ async function ratedCredential(ctx, sim, rate) {
 }
 
 /**
- * The account's Rate Limit on the credential (issues 35 and 40): behind a service limit set to it,
+ * The account's Rate Limit on the credential: behind a service limit set to it,
  * against an unlimited service, and instead of n8n's Batching (beside the HTTP Request node with
  * the same Batching).
  * @param {Sim} sim

@@ -1,5 +1,5 @@
 /**
- * An edited Rate Limit in real n8n on every version claimed (issue 45): a credential edited
+ * An edited Rate Limit in real n8n on every version claimed: a credential edited
  * between two executions in the same `n8n start` (1 a minute → 10 a second, saved as the
  * editor saves it) sends the second execution's first request at once, not when 1 a minute
  * would have allowed it (~a minute after the first execution's request: the account's rate
