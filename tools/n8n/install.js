@@ -241,6 +241,11 @@ async function installHarnessOnce(name, { env, isReady, expectedMegabytes, expec
 	}
 	if (!(await isReady(partial)))
 		throw new Error(`${name} in ${partial} does not run after its install`);
+	// Another process finished the same install first, and may be running it: use that one.
+	if (await isReady(dir)) {
+		fs.rmSync(partial, { recursive: true, force: true });
+		return dir;
+	}
 	fs.rmSync(dir, { recursive: true, force: true });
 	try {
 		fs.renameSync(partial, dir);

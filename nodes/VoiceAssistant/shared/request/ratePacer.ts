@@ -1,9 +1,9 @@
 // The pacer: an account's rate learned from the service's 429s, at which the admission spaces the
 // account's starts (a limit on requests in flight cannot hold a fast run under a rate limit). It
-// starts, heard from runs whose window is automatic, when a cut round of a window had
-// MIN_THROTTLED_TO_PACE 429s (a single one its Retry-After answers) or THROTTLED_OF_RECENT_TO_PACE
-// of the latest RECENT ends were 429, at what the service handled in the last second it was sent
-// to (never at nothing). Then each period (SECOND_MS and MIN_ENDS_TO_JUDGE attempt ends at least)
+// starts, heard from runs whose window is automatic, when a window's cut brings the 429s since the
+// last cut to MIN_THROTTLED_TO_PACE (a single one its Retry-After answers paces nothing) or
+// THROTTLED_OF_RECENT_TO_PACE of the latest RECENT ends were 429, at what the service handled in
+// the last second it was sent to (never at nothing). Then each period (SECOND_MS and MIN_ENDS_TO_JUDGE attempt ends at least)
 // is judged by its share of 429s. More than MAX_THROTTLED_SHARE: down to what the service accepted
 // if the rate held the account back, else by CUT_FACTOR (the first period only settles). None while
 // the rate held the account back: up by GROWTH a second for PATIENT_SECONDS + 1 such seconds, then

@@ -1,5 +1,6 @@
-// A run's window: at most so many of its requests in flight (Max Concurrent Requests, or the
-// automatic limit), served in arrival order; the limit may move while the run sends.
+// A run's window: at most so many slots held at once (Max Concurrent Requests, or the automatic
+// limit), each by an item from before its first turn to its result, so at most that many requests
+// in flight; served in arrival order; the limit may move while the run sends.
 import { WaiterQueue } from './waiterQueue';
 
 export class RunWindow {
