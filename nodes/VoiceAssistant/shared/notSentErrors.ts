@@ -40,7 +40,7 @@ export function notSentError(
 	);
 }
 
-/** The error of an item of a run whose items n8n could not all prepare (under Continue On Fail): nothing of it is sent. */
+/** The error of an item of a run whose items n8n could not all prepare (under On Error: Continue): nothing of it is sent. */
 export function notPreparedError(node: INode, itemIndex: number, failedItem: number): NodeError {
 	return nodeError(
 		node,

@@ -8,7 +8,7 @@ import type { Batching } from './n8nAdapter';
  * calls every item's preSend synchronously inside the loop (makeRequest runs up to its first
  * await), and the loop awaits nothing but Batching's pauses: so a microtask queued while item 0
  * is prepared runs once the loop has ended (or paused). Ended with items missing, it either
- * skipped them (2.39.4+ under Continue On Fail: the others are sent) or threw (nothing is sent:
+ * skipped them (2.39.4+ under On Error: Continue: the others are sent) or threw (nothing is sent:
  * n8n reports its own error). With Batching, a pause longer than the batch interval without a new
  * item means the loop is over.
  */

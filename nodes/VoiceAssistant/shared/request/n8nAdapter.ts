@@ -45,7 +45,7 @@ export interface LoopItem {
 	cancelSignal: AbortSignal | undefined;
 	asTool: boolean;
 	/**
-	 * A failed item becomes an output item instead of failing the node: under Continue On Fail, and
+	 * A failed item becomes an output item instead of failing the node: under On Error: Continue, and
 	 * for a tool (a thrown error reaches an AI Agent 2.x's model as an empty result, and ends a 3.x's run).
 	 */
 	failuresBecomeItems: boolean;
@@ -94,7 +94,7 @@ function itemCount(context: IExecuteSingleFunctions): number {
 
 /**
  * From n8n-core 2.39.4 on, runNode wraps each item's preparation in a try/catch and, under
- * Continue On Fail, gives the item n8n's error and goes on with the next; up to 2.39.3 (so 1.123
+ * On Error: Continue, gives the item n8n's error and goes on with the next; up to 2.39.3 (so 1.123
  * and 2.8) the error ends the loop and n8n passes the input through. The node cannot see n8n-core:
  * n8n-workflow's `toHostname` marks the new loop, as that same code of 2.39.4 calls it and
  * n8n-workflow 2.39.2 (which n8n-core 2.39.4 needs) added it.

@@ -69,8 +69,8 @@ function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLo
  * The preSend hook of an operation: joins the run and builds the request, checked against the
  * spec, and reads the item's Max Requests per Second (the run keeps the lowest). It awaits nothing
  * before that: n8n calls every item's preSend inside its item loop, and the run sends nothing
- * until the loop is over, so one invalid item (without Continue On Fail) means nothing is sent;
- * its error is thrown once n8n's loop is over. With Continue On Fail the invalid item alone
+ * until the loop is over, so one invalid item (without On Error: Continue) means nothing is sent;
+ * its error is thrown once n8n's loop is over. With On Error: Continue the invalid item alone
  * fails, without a request.
  */
 export function prepareRequest(contract: RequestContract): PreSendAction {

@@ -29,7 +29,7 @@ type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
  *    and sends nothing;
  * 3. ended (`end`), when every prepared item has its outcome, or when it is abandoned or
  *    cancelled: it leaves its account's admission and its signal aborts, so whatever waits sends nothing.
- * A stop (an item failed without Continue On Fail) aborts the signal too: every wait leaves, and
+ * A stop (an item failed without On Error: Continue) aborts the signal too: every wait leaves, and
  * the check right before each attempt lets no request start after it.
  */
 export class Run {

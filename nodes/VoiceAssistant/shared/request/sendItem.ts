@@ -89,7 +89,7 @@ async function resultOf(
 	if (invalid) return { error: invalid };
 	const maySend = await run.maySend();
 	if (!maySend && run.abandoned) {
-		// When failures become items (Continue On Fail, a tool), say why nothing was sent.
+		// When failures become items (On Error: Continue, a tool), say why nothing was sent.
 		if (!item.failuresBecomeItems) return undefined;
 		return { error: notPreparedError(node, itemIndex, run.loop.preparedCount) };
 	}
@@ -162,7 +162,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 	}
 }
 
-/** A failure that ends the item; without Continue On Fail it stops the run at once, before anything else may start. */
+/** A failure that ends the item; without On Error: Continue it stops the run at once, before anything else may start. */
 function stopOn({ run, item }: ItemSend, result: ItemResult): ItemResult {
 	if ('error' in result && !item.failuresBecomeItems) run.stop(result.error, item.itemIndex);
 	return result;
