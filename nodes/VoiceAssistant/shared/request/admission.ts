@@ -1,8 +1,9 @@
 // The account's admission: when a request to a service account may start. One per account in this
 // process, shared by every run sending to it: a request starts once the account's Retry-After pause
 // is over and its rate (set on the credential, or learned from 429s by the pacer) allows one. Turns
-// are handed out when they come (a pause or a changed Rate Limit holds from the very next request), round
-// robin over the runs with requests waiting (a tool call's request does not wait behind a bulk run's).
+// are handed out when they come (a pause or a changed Rate Limit holds from the very next
+// request), round robin over the runs with requests waiting (a tool call's request does not wait
+// behind a bulk run's).
 import { clock } from '../clock';
 import type { SetLimit } from '../rate';
 import type { HeldBack } from '../runWords';

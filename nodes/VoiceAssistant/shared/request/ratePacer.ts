@@ -3,14 +3,14 @@
 // starts, heard from runs whose window is automatic, when a window's cut brings the 429s since the
 // last cut to MIN_THROTTLED_TO_PACE (a single one its Retry-After answers paces nothing) or
 // THROTTLED_OF_RECENT_TO_PACE of the latest RECENT ends were 429, at what the service handled in
-// the last second it was sent to (never at nothing). Then each period (SECOND_MS and MIN_ENDS_TO_JUDGE attempt ends at least)
-// is judged by its share of 429s. More than MAX_THROTTLED_SHARE: down to what the service accepted
-// if the rate held the account back, else by CUT_FACTOR (the first period only settles). None while
-// the rate held the account back: up by GROWTH a second for PATIENT_SECONDS + 1 such seconds, then
-// doubling each second, at most MAX_GROWTH a second. A few: back to the last rate without any (or
-// what was accepted, if lower), at most MAX_SETTLES times until a period without any. A share that
-// did not fall as the rate was lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods
-// pacing stops for the account.
+// the last second it was sent to (never at nothing). Then each period (SECOND_MS and
+// MIN_ENDS_TO_JUDGE attempt ends at least) is judged by its share of 429s. More than
+// MAX_THROTTLED_SHARE: down to what the service accepted if the rate held the account back, else
+// by CUT_FACTOR (the first period only settles). None while the rate held the account back: up by
+// GROWTH a second for PATIENT_SECONDS + 1 such seconds, then doubling each second, at most
+// MAX_GROWTH a second. A few: back to the last rate without any (or what was accepted, if lower),
+// at most MAX_SETTLES times until a period without any. A share that did not fall as the rate was
+// lowered is noise: after GIVE_UP_AFTER_FUTILE_CUTS such periods pacing stops for the account.
 import { clock } from '../clock';
 import { SECOND_MS } from './startTimes';
 
