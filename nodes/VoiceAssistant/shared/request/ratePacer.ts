@@ -42,8 +42,9 @@ export class RatePacer {
 	private settles = 0;
 	private futileCuts = 0;
 	private growthSeconds = 0;
-	/** Whether each of the latest RECENT ends heard from automatic windows was a 429; 429s since a window's last cut. */
+	/** Whether each of the latest RECENT ends heard from automatic windows was a 429, how many were; 429s since a window's last cut. */
 	private readonly recent: boolean[] = [];
+	private recentThrottled = 0;
 	private throttledSinceCut = 0;
 	private firstPeriod = false;
 	private givenUp = false;
@@ -76,9 +77,11 @@ export class RatePacer {
 				if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
 		}
 		if (cut === undefined) return;
-		if (this.recent.push(kind === 'rate-limited') > RECENT) this.recent.shift();
-		if (kind === 'rate-limited') this.throttledSinceCut++;
-		const mostly = this.recent.filter(Boolean).length >= THROTTLED_OF_RECENT_TO_PACE;
+		const throttled = kind === 'rate-limited';
+		if (this.recent.push(throttled) > RECENT && this.recent.shift()) this.recentThrottled--;
+		this.recentThrottled += Number(throttled);
+		this.throttledSinceCut += Number(throttled);
+		const mostly = this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE;
 		if (mostly || (cut && this.throttledSinceCut >= MIN_THROTTLED_TO_PACE)) this.rateLimited(now);
 		if (cut) this.throttledSinceCut = 0;
 	}
