@@ -1,4 +1,5 @@
 /** Counting the requests a simulator received over time. */
+import type { RecordedRequest } from '../simulator';
 
 /**
  * The node spaces starts so that at most its rate start in any 1,010 ms; a request then passes
@@ -23,4 +24,22 @@ export function mostInWindow(times: number[], windowMs: number): number {
 		most = Math.max(most, last - first + 1);
 	}
 	return most;
+}
+
+/**
+ * The most requests of the API's paths (`/api/…`) the simulator accepted (any answer but a 429,
+ * or none yet) whose `arrivedAt` falls in any sliding window of `windowMs`, the window ending at
+ * one of them: (t − windowMs, t]. `arrivedAt` is the simulator's monotonic clock when it judged
+ * the request, the time its strict rate counts it at: with `strictRate: { perSecond: N }` set
+ * throughout, this is at most N.
+ */
+export function mostAcceptedInWindow(
+	requests: ReadonlyArray<Pick<RecordedRequest, 'path' | 'status' | 'arrivedAt'>>,
+	windowMs = 1000,
+): number {
+	const times = requests
+		.filter((request) => request.path.startsWith('/api/') && request.status !== 429)
+		.map((request) => request.arrivedAt)
+		.sort((a, b) => a - b);
+	return mostInWindow(times, windowMs);
 }

@@ -8,14 +8,19 @@
  *
  *   node test/simulator/cli.js --port 0 --host 127.0.0.1 --api-key KEY
  *     [--data-file path.json] [--latency-ms N] [--rate-limit R] [--burst B]
+ *     [--strict-rate N] [--strict-window-ms MS]
  *     [--chaos-429 0.3 --chaos-503 0.05 --chaos-reset 0.01 --seed 1]
+ *
+ * --rate-limit is the token bucket (rateLimit), --strict-rate the strict sliding window
+ * (strictRate: at most N accepted in any trailing --strict-window-ms, default 1000). A bad value
+ * exits with status 2, as an unknown argument does.
  */
 
 const { createSimulator } = require('./index');
 
 const USAGE =
 	'usage: node test/simulator/cli.js --api-key KEY [--port 0] [--host 127.0.0.1] [--data-file path.json]\n' +
-	'  [--latency-ms N] [--rate-limit R] [--burst B]\n' +
+	'  [--latency-ms N] [--rate-limit R] [--burst B] [--strict-rate N] [--strict-window-ms MS]\n' +
 	'  [--chaos-429 P] [--chaos-503 P] [--chaos-reset P] [--seed N]\n';
 
 const FLAGS = [
@@ -26,6 +31,8 @@ const FLAGS = [
 	'latency-ms',
 	'rate-limit',
 	'burst',
+	'strict-rate',
+	'strict-window-ms',
 	'chaos-429',
 	'chaos-503',
 	'chaos-reset',
@@ -64,6 +71,11 @@ function toOptions(args) {
 	if (!args['api-key']) throw new Error('--api-key is required');
 	const ratePerSec = number(args['rate-limit'], 'rate-limit');
 	const burst = number(args.burst, 'burst');
+	const perSecond = number(args['strict-rate'], 'strict-rate');
+	const windowMs = number(args['strict-window-ms'], 'strict-window-ms');
+	if (windowMs !== undefined && perSecond === undefined) {
+		throw new Error('--strict-window-ms needs --strict-rate');
+	}
 	const rate429 = number(args['chaos-429'], 'chaos-429');
 	const rate503 = number(args['chaos-503'], 'chaos-503');
 	const rateReset = number(args['chaos-reset'], 'chaos-reset');
@@ -75,6 +87,7 @@ function toOptions(args) {
 		dataFile: args['data-file'],
 		latencyMs: number(args['latency-ms'], 'latency-ms') ?? 0,
 		rateLimit: ratePerSec === undefined ? undefined : { ratePerSec, burst },
+		strictRate: perSecond === undefined ? undefined : { perSecond, windowMs },
 		chaos: anyChaos
 			? { rate429, rate503, rateReset, seed: number(args.seed, 'seed') ?? 1 }
 			: undefined,
@@ -89,7 +102,15 @@ async function main() {
 		process.stderr.write(`${error.message}\n${USAGE}`);
 		process.exit(2);
 	}
-	const sim = await createSimulator(options);
+	let sim;
+	try {
+		sim = await createSimulator(options);
+	} catch (error) {
+		// A TypeError is a load mode's value refused (--strict-rate 1.5): a bad argument.
+		if (!(error instanceof TypeError)) throw error;
+		process.stderr.write(`${error.message}\n${USAGE}`);
+		process.exit(2);
+	}
 	process.stdout.write(`${JSON.stringify({ url: sim.url })}\n`);
 
 	let stopping = false;

@@ -8,7 +8,7 @@
  * credentials/, so that a mistake in the node's schemas is caught here.
  *
  * Each API request goes: record → canned failNext → auth (401) →
- * the first ones throttled / rate limit / chaos (429, 503, reset) → latency →
+ * the first ones throttled / strict rate + rate limit / chaos (429, 503, reset) → latency →
  * validation → apply → a failNext cut after applying → answer.
  */
 
@@ -16,7 +16,7 @@ const http = require('http');
 const { dispatch } = require('./routes');
 const { apiKeyProblem, requestProblem } = require('./rules');
 const { createStore } = require('./store');
-const { TokenBucket, Chaos, ThrottleFirst } = require('./limits');
+const { TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst } = require('./limits');
 const { readBody, sendJson, sendRaw } = require('./http-util');
 const { isControlPath, handleControl } = require('./control');
 const {
@@ -33,6 +33,12 @@ const {
  * @typedef {import('./store').Data} SimulatorData
  * @typedef {import('./limits').RateLimitOptions} RateLimitOptions
  *   ratePerSec: tokens added per second; burst: the bucket's size (default max(1, ratePerSec)).
+ * @typedef {import('./limits').StrictRateOptions} StrictRateOptions
+ *   At most perSecond (a whole number, at least 1) requests accepted in any trailing windowMs
+ *   (default 1,000 ms), sliding: the window at a time t is (t − windowMs, t], and only accepted
+ *   requests count in it. One beyond is answered 429 with Retry-After max(1, ceil((the time the
+ *   oldest accepted request leaves the window − now) / 1000)), without being applied. With
+ *   rateLimit set too, a request must pass both; one refused by either is counted by neither.
  * @typedef {import('./limits').ChaosOptions} ChaosOptions
  *   Shares of requests answered 429 or 503 (Retry-After: retryAfterSeconds, default 1) without
  *   being applied, or whose socket is destroyed (rateReset: half before and half after applying);
@@ -41,17 +47,20 @@ const {
  *   The first `count` requests with the right API key (since the option was set, or since the
  *   last reset()) answered 429 with Retry-After: retryAfterSeconds (default 1), without being
  *   applied; the rest go on as usual.
- * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
- *   Load modes; null or undefined switches the rate limit, chaos or throttleFirst off.
- * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string }} SimulatorOptions
+ * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, strictRate?: StrictRateOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
+ *   Load modes; null or undefined switches the rate limit, the strict rate, chaos or
+ *   throttleFirst off; setting rateLimit or strictRate starts a full bucket or an empty window.
+ * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string, now?: () => number }} SimulatorOptions
  *   apiKey: requests with another x-api-key get 401; host: default 127.0.0.1; port: default 0
  *   (a free port); assistants: the seed (default defaultAssistants(), wins over the data file's);
- *   dataFile: state loaded from it if it exists and saved to it (throttled, and on close).
+ *   dataFile: state loaded from it if it exists and saved to it (throttled, and on close);
+ *   now: the monotonic clock in ms of the rate limits and of `arrivedAt` (default
+ *   performance.now(); tests give a clock of their own to move time themselves).
  * @typedef {'pending' | 'applied' | 'rejected' | 'reset-before' | 'reset-after' | 'throttled'} Outcome
  *   applied: answered normally (for writes: the change was made); rejected: an error status,
- *   nothing changed (canned answers too); throttled: 429 from throttleFirst, the rate limit or chaos, or chaos's
- *   503; reset-before / reset-after: the socket destroyed without an answer, before or after
- *   applying; pending: not answered yet.
+ *   nothing changed (canned answers too); throttled: 429 from throttleFirst, the strict rate, the
+ *   rate limit or chaos, or chaos's 503; reset-before / reset-after: the socket destroyed without
+ *   an answer, before or after applying; pending: not answered yet.
  * @typedef {{
  *   method: string,
  *   target: string,
@@ -62,13 +71,19 @@ const {
  *   body: unknown,
  *   status: number,
  *   receivedAt: number,
+ *   arrivedAt: number,
  *   answeredAt?: number,
  *   outcome: Outcome,
  *   canned?: boolean,
  * }} RecordedRequest
  *   target: the request target as it arrived (path and query string, byte for byte); path: without the query string; body: parsed JSON, undefined if empty or not JSON; status:
  *   the one answered, 0 for a reset (or while pending); receivedAt / answeredAt: Date.now() when
- *   it arrived / was answered or reset; canned: answered from failNext.
+ *   it arrived / was answered or reset; arrivedAt: the monotonic clock (performance.now(), or the
+ *   `now` option) when the simulator judged it, its body read: the time the strict rate and the
+ *   rate limit count it at (failNext, auth and the rate checks all run at that instant), for
+ *   counting arrivals in any sliding 1,000 ms; for a request cut before its body was read, when
+ *   it arrived. Only differences of arrivedAt mean something (each process has its own origin);
+ *   canned: answered from failNext.
  * @typedef {'playground.call' | 'knowledgeBase.create' | 'knowledgeBase.update' | 'segment.contact.update'} LedgerOp
  * @typedef {{ op: LedgerOp, id: string | undefined, body: unknown, at: number, createdId?: string }} LedgerEntry
  *   id: the query id of the update operations; at: Date.now() when applied; createdId
@@ -108,8 +123,8 @@ const {
  *   close(): Promise<void>,
  * }} Simulator
  *   url: e.g. http://127.0.0.1:PORT, no trailing slash; reset() clears requests, ledger, queued
- *   failures and stats, refills the rate-limit bucket and counts throttleFirst's requests
- *   anew, keeping the data, and cuts the requests
+ *   failures and stats, refills the rate-limit bucket, empties the strict rate's window and
+ *   counts throttleFirst's requests anew, keeping the data, and cuts the requests
  *   still in flight before they are applied (reset-before); failNext() queues a
  *   canned answer, given before auth and validation, never applied (or a cut after applying);
  *   setOptions() changes only the keys present.
@@ -206,6 +221,11 @@ async function createSimulator(options) {
 		throw new TypeError('createSimulator: apiKey is required');
 	}
 	const host = options.host ?? '127.0.0.1';
+	if (options.now !== undefined && typeof options.now !== 'function') {
+		throw new TypeError('createSimulator: now must be a function returning milliseconds');
+	}
+	/** The monotonic clock of the rate limits and of arrivedAt. */
+	const now = options.now ?? (() => performance.now());
 	const store = createStore({ assistants: options.assistants, dataFile: options.dataFile });
 
 	/** @type {RecordedRequest[]} */
@@ -215,7 +235,7 @@ async function createSimulator(options) {
 	const stats = { inFlight: 0, maxInFlight: 0, total: 0 };
 	/** @type {Array<ReturnType<typeof normalizeFailure>>} */
 	const failures = [];
-	/** @type {{ latencyMs: number, bucket?: TokenBucket, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
+	/** @type {{ latencyMs: number, bucket?: TokenBucket, strictRate?: SlidingWindowLimit, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
 	const modes = { latencyMs: 0 };
 	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
 	const waits = new Set();
@@ -236,7 +256,11 @@ async function createSimulator(options) {
 			changed.latencyMs = latencyMs;
 		}
 		if ('rateLimit' in next)
-			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit) : undefined;
+			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit, now) : undefined;
+		if ('strictRate' in next)
+			changed.strictRate = next.strictRate
+				? new SlidingWindowLimit(next.strictRate, now)
+				: undefined;
 		if ('chaos' in next) changed.chaos = next.chaos ? new Chaos(next.chaos) : undefined;
 		if ('throttleFirst' in next)
 			changed.throttleFirst = next.throttleFirst
@@ -283,6 +307,7 @@ async function createSimulator(options) {
 		stats.total = 0;
 		stats.maxInFlight = stats.inFlight;
 		modes.bucket?.refill();
+		modes.strictRate?.clear();
 		modes.throttleFirst?.refill();
 	}
 
@@ -334,6 +359,7 @@ async function createSimulator(options) {
 			body: undefined,
 			status: 0,
 			receivedAt: Date.now(),
+			arrivedAt: now(),
 			outcome: 'pending',
 		};
 		requests.push(record);
@@ -367,6 +393,8 @@ async function createSimulator(options) {
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
 			if (arrivedIn !== generation) return resetSocket('reset-before');
+			// From here to the rate checks nothing waits: they count the request at this time.
+			record.arrivedAt = now();
 
 			/**
 			 * A canned answer instead of the real one: before applying ('rejected') or after ('applied').
@@ -403,7 +431,12 @@ async function createSimulator(options) {
 					{ 'retry-after': String(modes.throttleFirst.retryAfterSeconds) },
 				);
 			}
-			const retryAfter = modes.bucket ? modes.bucket.take() : 0;
+			// A request must pass the strict rate and the rate limit: the strict window is asked
+			// first without counting, then the bucket takes its token, then the window counts it,
+			// so that one refused by either is counted by neither.
+			const strictWait = modes.strictRate ? modes.strictRate.retryAfter(record.arrivedAt) : 0;
+			const retryAfter = strictWait > 0 ? strictWait : modes.bucket ? modes.bucket.take() : 0;
+			if (retryAfter === 0) modes.strictRate?.take(record.arrivedAt);
 			if (retryAfter > 0) {
 				return reply(
 					429,
@@ -480,6 +513,7 @@ async function createSimulator(options) {
 	setOptions({
 		latencyMs: options.latencyMs,
 		rateLimit: options.rateLimit,
+		strictRate: options.strictRate,
 		chaos: options.chaos,
 		throttleFirst: options.throttleFirst,
 	});

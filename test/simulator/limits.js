@@ -1,9 +1,9 @@
 'use strict';
 
 /**
- * Load modes: a token-bucket rate limit, the first requests throttled, and seeded "chaos" failures.
- * None is in the spec (it shows no rate limits or error codes); they let
- * tests exercise the node's retry handling reproducibly.
+ * Load modes: a token-bucket rate limit, a strict sliding-window rate limit, the first requests
+ * throttled, and seeded "chaos" failures. None is in the spec (it shows no rate limits or error
+ * codes); they let tests exercise the node's retry handling reproducibly.
  */
 
 /**
@@ -26,6 +26,10 @@ function mulberry32(seed) {
  * @typedef {{ ratePerSec: number, burst?: number }} RateLimitOptions
  */
 
+/**
+ * A token-bucket rate limit: `burst` requests at once, then `ratePerSec` a second on average; a
+ * request finding no token is told how many whole seconds until there is one.
+ */
 class TokenBucket {
 	/**
 	 * @param {RateLimitOptions} options
@@ -65,6 +69,78 @@ class TokenBucket {
 	refill() {
 		this.tokens = this.burst;
 		this.last = this.now();
+	}
+}
+
+/**
+ * @typedef {{ perSecond: number, windowMs?: number }} StrictRateOptions
+ */
+
+/**
+ * A strict sliding-window rate limit: at most `perSecond` requests accepted in any window of
+ * `windowMs` (default 1,000 ms), the window at a time `now` being (now − windowMs, now]: a request
+ * arriving exactly when the oldest accepted one leaves the window is accepted. Only accepted
+ * requests are counted, so a refused one does not extend the window; a refused one is told to
+ * wait until the oldest accepted one leaves: max(1, ceil((oldest + windowMs − now) / 1000)) whole
+ * seconds. Unlike the TokenBucket, no burst is ever allowed beyond `perSecond`.
+ */
+class SlidingWindowLimit {
+	/**
+	 * @param {StrictRateOptions} options
+	 * @param {() => number} [now] a monotonic clock in ms
+	 */
+	constructor(options, now = () => performance.now()) {
+		const { perSecond, windowMs = 1000 } = options;
+		if (!(Number.isInteger(perSecond) && perSecond >= 1)) {
+			throw new TypeError('strictRate.perSecond must be a whole number of at least 1');
+		}
+		if (!(typeof windowMs === 'number' && Number.isFinite(windowMs) && windowMs > 0)) {
+			throw new TypeError('strictRate.windowMs must be a positive number of milliseconds');
+		}
+		this.perSecond = perSecond;
+		this.windowMs = windowMs;
+		this.now = now;
+		/** @type {number[]} the times of the accepted requests from `first` on, oldest first */
+		this.accepted = [];
+		this.first = 0;
+	}
+
+	/** Forgets the accepted times that left the window ending at `at`. @param {number} at */
+	slide(at) {
+		while (this.first < this.accepted.length && this.accepted[this.first] <= at - this.windowMs) {
+			this.first += 1;
+		}
+		if (this.first > 1024 && this.first * 2 > this.accepted.length) {
+			this.accepted.splice(0, this.first);
+			this.first = 0;
+		}
+	}
+
+	/**
+	 * Whether a request at `at` would be accepted, counting nothing.
+	 * @param {number} [at] @returns {number} 0 when it would be, else the whole seconds (at least 1) to wait
+	 */
+	retryAfter(at = this.now()) {
+		this.slide(at);
+		if (this.accepted.length - this.first < this.perSecond) return 0;
+		const oldest = this.accepted[this.first];
+		return Math.max(1, Math.ceil((oldest + this.windowMs - at) / 1000));
+	}
+
+	/**
+	 * Counts a request at `at` if the window has room for it.
+	 * @param {number} [at] @returns {number} 0 when accepted (counted), else the whole seconds (at least 1) to wait (not counted)
+	 */
+	take(at = this.now()) {
+		const wait = this.retryAfter(at);
+		if (wait === 0) this.accepted.push(at);
+		return wait;
+	}
+
+	/** Empties the window. */
+	clear() {
+		this.accepted = [];
+		this.first = 0;
 	}
 }
 
@@ -140,4 +216,4 @@ class ThrottleFirst {
 	}
 }
 
-module.exports = { mulberry32, TokenBucket, Chaos, ThrottleFirst };
+module.exports = { mulberry32, TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst };

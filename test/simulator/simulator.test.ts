@@ -16,6 +16,7 @@ import {
 	type Simulator,
 } from './index';
 import { freshStart } from '../helpers/simulator';
+import { mostAcceptedInWindow } from '../helpers/arrivals';
 
 const KEY = 'secret';
 const CONTACT_PATH = '/api/v1/segment/contact/update';
@@ -106,7 +107,13 @@ describe('simulator', () => {
 	});
 	afterAll(() => sim.close());
 	beforeEach(() => {
-		sim.setOptions({ latencyMs: 0, rateLimit: null, chaos: null, throttleFirst: null });
+		sim.setOptions({
+			latencyMs: 0,
+			rateLimit: null,
+			strictRate: null,
+			chaos: null,
+			throttleFirst: null,
+		});
 		sim.reset();
 	});
 
@@ -999,6 +1006,24 @@ describe('simulator', () => {
 			expect(sim.requests).toHaveLength(0);
 		});
 
+		it('set the strict rate, refuse a bad one and switch it off', async () => {
+			const set = await control('POST', '/options', {
+				strictRate: { perSecond: 1, windowMs: 600_000 },
+			});
+			expect(set.status).toBe(200);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+			const refused = await call(sim, 'GET', LIST_PATH);
+			expect(refused.status).toBe(429);
+			// The oldest leaves the ten-minute window in a little under 600 s.
+			expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(500);
+			const bad = await control('POST', '/options', { strictRate: { perSecond: 2.5 } });
+			expect(bad.status).toBe(400);
+			expect(bad.json.message).toMatch(/^strictRate\.perSecond/);
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(429); // the mode it had
+			await control('POST', '/options', { strictRate: null });
+			expect((await call(sim, 'GET', LIST_PATH)).status).toBe(200);
+		});
+
 		it('answer 400 to bad commands and 404 to unknown ones', async () => {
 			expect((await control('POST', '/options', { chaos: { rate429: 2 } })).status).toBe(400);
 			expect((await control('POST', '/fail-next', { status: 'x' })).status).toBe(400);
@@ -1007,6 +1032,174 @@ describe('simulator', () => {
 			);
 			expect((await control('GET', '/nothing')).status).toBe(404);
 		});
+	});
+});
+
+describe('strict rate (strictRate)', () => {
+	// The simulator's monotonic clock is the test's: time moves only when a test moves it, so
+	// what is asserted about the window holds however busy the machine is.
+	const T0 = 1_000_000;
+	let time = T0;
+	let sim: Simulator;
+	beforeAll(async () => {
+		sim = await createSimulator({ apiKey: KEY, now: () => time });
+	});
+	afterAll(() => sim.close());
+	beforeEach(() => {
+		time = T0;
+		sim.setOptions({ strictRate: null, rateLimit: null, throttleFirst: null });
+		sim.reset();
+	});
+
+	const put = (id: string, key?: string | null) =>
+		call(sim, 'PUT', `${CONTACT_PATH}?id=${id}`, { body: contactBody, key });
+	const appliedIds = () => sim.ledger.applied.map((entry) => entry.id);
+
+	it('accepts N at once, then answers the next 429 with Retry-After 1, without applying it', async () => {
+		sim.setOptions({ strictRate: { perSecond: 3 } });
+		const first = await Promise.all(['a', 'b', 'c'].map((id) => put(id)));
+		expect(first.map((answer) => answer.status)).toEqual([200, 200, 200]);
+		const refused = await put('d');
+		expect(refused.status).toBe(429);
+		expect(refused.headers.get('retry-after')).toBe('1');
+		expect(refused.json).toEqual({ message: 'Too many requests' });
+		expect(appliedIds().sort()).toEqual(['a', 'b', 'c']);
+		expect(sim.data.contacts.d).toBeUndefined();
+		expect(sim.requests[3]).toMatchObject({
+			query: { id: 'd' },
+			status: 429,
+			outcome: 'throttled',
+			arrivedAt: T0,
+		});
+		expect(mostAcceptedInWindow(sim.requests)).toBe(3);
+	});
+
+	it('accepts a request exactly when the oldest accepted one leaves the window, (now − windowMs, now]', async () => {
+		sim.setOptions({ strictRate: { perSecond: 2 } });
+		const at = async (ms: number, id: string) => {
+			time = T0 + ms;
+			return (await put(id)).status;
+		};
+		expect(await at(0, 'a')).toBe(200);
+		expect(await at(400, 'b')).toBe(200);
+		expect(await at(999.5, 'c')).toBe(429); // a is still in the window
+		expect(await at(1000, 'd')).toBe(200); // a leaves it now
+		expect(await at(1000, 'e')).toBe(429);
+		expect(await at(1400, 'f')).toBe(200); // b leaves it now
+		expect(appliedIds()).toEqual(['a', 'b', 'd', 'f']);
+		expect(sim.requests.map((request) => request.arrivedAt - T0)).toEqual([
+			0, 400, 999.5, 1000, 1000, 1400,
+		]);
+		expect(mostAcceptedInWindow(sim.requests)).toBe(2);
+		// The same arrivals with a window one millisecond longer would be 3 in one.
+		expect(mostAcceptedInWindow(sim.requests, 1001)).toBe(3);
+	});
+
+	it('counts only accepted requests: refused ones do not extend the window, and Retry-After runs to when the oldest leaves', async () => {
+		sim.setOptions({ strictRate: { perSecond: 1, windowMs: 3000 } });
+		expect((await put('a')).status).toBe(200);
+		const waits: Array<string | null> = [];
+		for (const ms of [500, 1000, 2001, 2999.5]) {
+			time = T0 + ms;
+			const refused = await put(`x${ms}`);
+			expect(refused.status).toBe(429);
+			waits.push(refused.headers.get('retry-after'));
+		}
+		// max(1, ceil((T0 + 3000 − now) / 1000)): 2,500 ms, 2,000 ms, 999 ms, 0.5 ms left.
+		expect(waits).toEqual(['3', '2', '1', '1']);
+		time = T0 + 3000;
+		expect((await put('b')).status).toBe(200);
+		expect(appliedIds()).toEqual(['a', 'b']);
+		expect(mostAcceptedInWindow(sim.requests, 3000)).toBe(1);
+	});
+
+	it('counts neither an unauthenticated request nor one throttleFirst answered', async () => {
+		sim.setOptions({ strictRate: { perSecond: 1 }, throttleFirst: { count: 1 } });
+		expect((await put('a', null)).status).toBe(401);
+		expect((await put('b')).status).toBe(429); // throttleFirst's
+		expect((await put('c')).status).toBe(200);
+		expect((await put('d')).status).toBe(429); // the strict rate's
+		expect(appliedIds()).toEqual(['c']);
+	});
+
+	it('reset() empties the window, setting it anew starts an empty one, other keys leave it, null switches it off', async () => {
+		sim.setOptions({ strictRate: { perSecond: 1 } });
+		expect((await put('a')).status).toBe(200);
+		expect((await put('b')).status).toBe(429);
+		sim.reset();
+		expect((await put('c')).status).toBe(200);
+		expect((await put('d')).status).toBe(429);
+		sim.setOptions({ strictRate: { perSecond: 1 } });
+		expect((await put('e')).status).toBe(200);
+		sim.setOptions({ latencyMs: 0, rateLimit: null });
+		expect((await put('f')).status).toBe(429);
+		sim.setOptions({ strictRate: null });
+		for (const id of ['g', 'h', 'i']) expect((await put(id)).status).toBe(200);
+		expect(appliedIds()).toEqual(['c', 'e', 'g', 'h', 'i']);
+	});
+
+	it('with a token bucket too, a request must pass both, and one refused by either is counted by neither', async () => {
+		sim.setOptions({ strictRate: { perSecond: 2 }, rateLimit: { ratePerSec: 0.001, burst: 3 } });
+		expect((await put('a')).status).toBe(200);
+		expect((await put('b')).status).toBe(200);
+		const strictRefused = await put('c'); // the window is full, the bucket has a token left
+		expect(strictRefused.status).toBe(429);
+		expect(strictRefused.headers.get('retry-after')).toBe('1');
+		time = T0 + 1000;
+		expect((await put('d')).status).toBe(200); // the bucket's third token: c did not take it
+		const bucketRefused = await put('e'); // room in the window, none in the bucket
+		expect(bucketRefused.status).toBe(429);
+		expect(Number(bucketRefused.headers.get('retry-after'))).toBeGreaterThan(1);
+		sim.setOptions({ rateLimit: null });
+		expect((await put('f')).status).toBe(200); // the window did not count e
+		expect((await put('g')).status).toBe(429);
+		expect(appliedIds()).toEqual(['a', 'b', 'd', 'f']);
+		expect(mostAcceptedInWindow(sim.requests)).toBe(2);
+	});
+
+	it.each<[string, unknown, RegExp]>([
+		['perSecond 0', { perSecond: 0 }, /perSecond/],
+		['a negative perSecond', { perSecond: -2 }, /perSecond/],
+		['a fractional perSecond', { perSecond: 1.5 }, /perSecond/],
+		['perSecond as a string', { perSecond: '2' }, /perSecond/],
+		['an infinite perSecond', { perSecond: Infinity }, /perSecond/],
+		['no perSecond', {}, /perSecond/],
+		['windowMs 0', { perSecond: 1, windowMs: 0 }, /windowMs/],
+		['a negative windowMs', { perSecond: 1, windowMs: -5 }, /windowMs/],
+		['an infinite windowMs', { perSecond: 1, windowMs: Infinity }, /windowMs/],
+		['windowMs as a string', { perSecond: 1, windowMs: '1000' }, /windowMs/],
+	])(
+		'refuses %s with a TypeError, keeping the mode it had',
+		async (_label, strictRate, message) => {
+			sim.setOptions({ strictRate: { perSecond: 1 } });
+			expect(() => sim.setOptions({ strictRate: strictRate as never })).toThrow(TypeError);
+			expect(() => sim.setOptions({ strictRate: strictRate as never })).toThrow(message);
+			expect((await put('a')).status).toBe(200);
+			expect((await put('b')).status).toBe(429);
+		},
+	);
+
+	it('refuses a bad strict rate or clock when created', async () => {
+		await expect(createSimulator({ apiKey: KEY, strictRate: { perSecond: 0 } })).rejects.toThrow(
+			TypeError,
+		);
+		await expect(createSimulator({ apiKey: KEY, now: 5 as never })).rejects.toThrow(TypeError);
+	});
+
+	it('records arrivedAt on performance.now() by default, between the call and its answer', async () => {
+		const own = await createSimulator({ apiKey: KEY, strictRate: { perSecond: 1 } });
+		try {
+			const before = performance.now();
+			expect((await call(own, 'GET', LIST_PATH)).status).toBe(200);
+			const after = performance.now();
+			expect((await call(own, 'GET', LIST_PATH)).status).toBe(429);
+			const [first, second] = own.requests.map((request) => request.arrivedAt);
+			expect(first).toBeGreaterThanOrEqual(before);
+			expect(first).toBeLessThanOrEqual(after);
+			expect(second).toBeGreaterThanOrEqual(first);
+		} finally {
+			await own.close();
+		}
 	});
 });
 
@@ -1104,6 +1297,38 @@ describe('cli', () => {
 
 	it('exits with status 2 on bad arguments', async () => {
 		const child = spawn(process.execPath, [cli, '--port', '0'], { stdio: 'ignore' });
+		const [code] = await once(child, 'exit');
+		expect(code).toBe(2);
+	});
+
+	it('sets the strict rate from --strict-rate and --strict-window-ms', async () => {
+		const args = ['--port', '0', '--api-key', 'k', '--strict-rate', '2'];
+		const child = spawn(process.execPath, [cli, ...args, '--strict-window-ms', '600000'], {
+			stdio: ['ignore', 'pipe', 'inherit'],
+		});
+		try {
+			const [line] = await once(createInterface({ input: child.stdout! }), 'line');
+			const { url } = JSON.parse(line);
+			const statuses: number[] = [];
+			for (let i = 0; i < 3; i++)
+				statuses.push((await call(url, 'GET', LIST_PATH, { key: 'k' })).status);
+			expect(statuses).toEqual([200, 200, 429]);
+		} finally {
+			const exited = once(child, 'exit');
+			child.kill('SIGKILL');
+			await exited;
+		}
+	});
+
+	it.each([
+		'--strict-rate 0',
+		'--strict-rate 1.5',
+		'--strict-rate x',
+		'--strict-rate 2 --strict-window-ms 0',
+		'--strict-window-ms 1000',
+	])('exits with status 2 on %s', async (flags) => {
+		const args = [cli, '--port', '0', '--api-key', 'k', ...flags.split(' ')];
+		const child = spawn(process.execPath, args, { stdio: 'ignore' });
 		const [code] = await once(child, 'exit');
 		expect(code).toBe(2);
 	});
