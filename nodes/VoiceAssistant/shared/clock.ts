@@ -1,13 +1,18 @@
 // Time as the node sees it, and the cancellable wait on each n8n version: the one clock every part
-// of the node reads (the tests replace it).
+// of the node reads (the tests replace it). Monotonic: a wall clock stepped back or forward (NTP, a
+// restored VM) moves no wait, pause or deadline.
 import * as n8nWorkflow from 'n8n-workflow';
 
 /** Time as the node sees it: real by default; the tests set a faster or virtual one (useClock). */
 export interface Clock {
+	/** Milliseconds on a clock that never jumps (not the time of day). */
 	now(): number;
-	/** Resolves after `ms`, or as soon as `signal` aborts. */
+	/** Resolves after `ms` (Infinity: only when `signal` aborts), or as soon as `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
+
+/** The longest one timer holds (Node arms a longer one for 1 ms): longer waits take several. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -43,16 +48,20 @@ export function onAbort(signal: AbortSignal, wake: () => void): () => void {
 }
 
 async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-	if (!signal) return await sleep(ms);
-	if (signal.aborted) return;
+	if (signal?.aborted) return;
 	// A signal of its own, so that thousands of waits add one listener to the run's.
 	const own = new AbortController();
-	const forget = onAbort(signal, () => own.abort());
-	await clearingSleep(ms, own.signal).catch(() => undefined); // rejects only on abort
+	const forget = signal ? onAbort(signal, () => own.abort()) : () => undefined;
+	let left = ms;
+	do {
+		const step = Math.min(left, LONGEST_TIMER_MS);
+		left -= step;
+		await (signal ? clearingSleep(step, own.signal) : sleep(step)).catch(() => undefined); // rejects only on abort
+	} while (left > 0 && !own.signal.aborted);
 	forget();
 }
 
-export const realClock: Clock = { now: () => Date.now(), sleep: abortableSleep };
+export const realClock: Clock = { now: () => performance.now(), sleep: abortableSleep };
 
 /** The clock every part of the node reads; only tests replace it. */
 export let clock: Clock = realClock;

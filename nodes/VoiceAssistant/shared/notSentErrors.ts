@@ -1,6 +1,6 @@
 // The errors of an item that is not sent (again): another item stopped the run, n8n could not
-// prepare the run, the execution was cancelled, or the node's own code failed; each says what the
-// item had sent so far.
+// prepare the run, the execution was cancelled, the service asked the account to wait longer than
+// the item may, or the node's own code failed; each says what the item had sent so far.
 import type { INode } from 'n8n-workflow';
 import type { SentSoFar } from './failureModel';
 import { nodeError, type NodeError } from './nodeError';
@@ -78,4 +78,26 @@ export function unexpectedError(
 		itemIndex,
 		description: `${sentSoFar(sent)} It was not sent again.`,
 	});
+}
+
+/**
+ * The error of an item not sent (again) because the service asked the account to wait (Retry-After)
+ * longer than the item's Max Retry Wait has left: `inMs` from now, at the time of day `at`.
+ */
+export function pausedError(
+	node: INode,
+	itemIndex: number,
+	sent: SentSoFar,
+	inMs: number,
+	at: Date,
+): NodeError {
+	const when = `${at.toISOString().slice(11, 19)} UTC (in ${Math.ceil(inMs / 1000)} s)`;
+	return nodeError(
+		node,
+		`Not sent${sent.times ? ' again' : ''}: the service asked this account to wait until ${when}, longer than "Max Retry Wait" lets this item wait`,
+		{
+			itemIndex,
+			description: `${sentSoFar(sent)} A 429 or 503 answer of the account (Retry-After) asked every request of it to wait until then; requests whose Max Retry Wait allows it wait, others fail without a request. Run it again after that time.`,
+		},
+	);
 }

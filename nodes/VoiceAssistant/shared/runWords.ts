@@ -17,6 +17,8 @@ export interface HeldBack {
 	rateMs: number;
 	setBy?: string;
 	lowestLearned?: number;
+	/** The Rate Limit (its words) at which the service answered 429, so the rate was learned below it. */
+	throttledAtLimit?: string;
 	ownMs: number;
 	ownRate?: number;
 	pauseMs: number;
@@ -39,10 +41,13 @@ export function rateWords(rate: number, limit: SetLimit | undefined): string {
 export function heldBackWords(held: HeldBack): string {
 	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setBy, ownRate } = held;
 	const words: string[] = [];
+	const below = held.throttledAtLimit
+		? ` below ${held.throttledAtLimit}, at which the service answered 429: another process (a queue-mode worker, another n8n) likely sends with the same account`
+		: '';
 	const rate =
 		learned === undefined
 			? setBy
-			: `learned from the service's 429 answers, down to ${perSecond(learned)}`;
+			: `learned from the service's 429 answers, down to ${perSecond(learned)}${below}`;
 	if (rateMs >= WORTH_SAYING_MS && rate)
 		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);
 	if (ownMs >= WORTH_SAYING_MS && ownRate !== undefined)

@@ -1,59 +1,63 @@
 // The account's admission: when a request to a service account may start. One per account in this
 // process, shared by every run sending to it: a request starts once the account's Retry-After pause
-// is over and its rate (set on the credential, or learned from 429s by the pacer) allows one. Turns
-// are handed out when they come (a pause or a changed Rate Limit holds from the very next
-// request), round robin over the runs with requests waiting (a tool call's request does not wait
-// behind a bulk run's).
+// is over and a ticket of its rate is free (rateTickets.ts). Its rate is the strictest Rate Limit of
+// the runs in it (another credential of the account never lifts it), or the rate the pacer learned
+// from 429s if lower. Turns are handed out when they come (a pause or a changed rate holds from the
+// very next request), round robin over the runs with requests waiting (a tool call's request does
+// not wait behind a bulk run's). A request that cannot wait out the pause (its Max Retry Wait)
+// leaves at once, told when the service asked to come back.
 import { clock } from '../clock';
 import type { SetLimit } from '../rate';
 import type { HeldBack } from '../runWords';
-import { RatePacer } from './ratePacer';
-import { MARGIN, StartTimes } from './startTimes';
+import { RatePacer, type PacerKind } from './ratePacer';
+import { RateTickets, type Ticket } from './rateTickets';
 import { WaiterQueue } from './waiterQueue';
 
 /** A run as the admission knows it: the Rate Limit its credential had when the run read it (undefined: none). */
 export interface Member {
 	readonly limit: SetLimit | undefined;
 	/** How long its own requests waited for the account's rate, which rate held them, how long the account paused. */
-	readonly held: Pick<HeldBack, 'rateMs' | 'pauseMs' | 'setBy' | 'lowestLearned'>;
+	readonly held: Pick<
+		HeldBack,
+		'rateMs' | 'pauseMs' | 'setBy' | 'lowestLearned' | 'throttledAtLimit'
+	>;
 }
 
+/** The turn a request gets: a ticket, or the end of a pause longer than it may wait (clock time); undefined: its run's signal aborted. */
+export type Turn = Ticket | { pausedUntil: number } | undefined;
+
 /** A member, its requests waiting for their turn, and since when one has waited. */
-type Seat = { member: Member; queue: WaiterQueue<void>; since: number };
+type Seat = { member: Member; queue: WaiterQueue<Turn>; since: number };
 
 export class AccountAdmission {
-	readonly pacer = new RatePacer();
-	private readonly starts = new StartTimes();
-	/** The Rate Limit of the account's credential as last read: the setting in force. */
-	private limit: SetLimit | undefined;
+	private readonly pacer = new RatePacer();
+	private readonly tickets = new RateTickets();
+	/** The Rate Limit in force once the last run left. */
+	private lastLimit: SetLimit | undefined;
 	private pausedUntil = 0;
 	private seats: Seat[] = [];
 	private next = 0;
 	private pumping = false;
-	/** Ends the pump's sleep once its runs left, and the wait to forget the account once a run joins. */
+	/** Ends the pump's sleep (a run joined or left, a ticket came back), and the wait to forget the account. */
 	private sleep: AbortController | undefined;
 	private linger: AbortController | undefined;
 
 	constructor(readonly account: string) {}
 
-	/** The account's rate: the Rate Limit in force, or the learned one if lower. */
-	get rate(): number | undefined {
-		return this.lowestRate(1);
+	/** The Rate Limit in force: the strictest of the runs in the admission. */
+	get limit(): SetLimit | undefined {
+		if (this.seats.length === 0) return this.lastLimit;
+		let strictest: SetLimit | undefined;
+		for (const { member } of this.seats)
+			if (member.limit && member.limit.perSecond < (strictest?.perSecond ?? Infinity))
+				strictest = member.limit;
+		return strictest;
 	}
 
-	/** The account's rate and its Rate Limit in force, as the user set it. */
+	/** The account's rate (the Rate Limit in force, or the learned one if lower) and that limit. */
 	get rateInForce(): { now: number | undefined; limit: SetLimit | undefined } {
-		return { now: this.rate, limit: this.limit };
-	}
-
-	/**
-	 * `learnedBy` × the learned rate, or the Rate Limit in force if lower (spaced at it × MARGIN: a
-	 * set limit keeps the start times' margin, what the service accepted needs none).
-	 */
-	private lowestRate(learnedBy: number): number | undefined {
-		const [learned, set] = [this.pacer.rate ?? Infinity, this.limit?.perSecond ?? Infinity];
-		const rate = Math.min(learned * learnedBy, set);
-		return rate === Infinity ? undefined : rate;
+		const limit = this.limit;
+		return { now: this.pacer.rate(limit?.perSecond) ?? limit?.perSecond, limit };
 	}
 
 	get waiting(): number {
@@ -63,26 +67,35 @@ export class AccountAdmission {
 	/** A run joins with the Rate Limit its credential has now: the account's from the next request on. */
 	join(member: Member): void {
 		this.linger?.abort();
-		this.seats.push({ member, queue: new WaiterQueue<void>(undefined), since: 0 });
+		this.seats.push({ member, queue: new WaiterQueue<Turn>(undefined), since: 0 });
 		member.held.pauseMs += Math.max(0, this.pausedUntil - clock.now());
-		this.limit = member.limit;
 		this.sleep?.abort(); // a sleep at the last setting's spacing is timed anew
 	}
 
 	/**
-	 * With its last run gone, the account is forgotten once its starts and its pause hold nothing
+	 * With its last run gone, the account is forgotten once its tickets and its pause hold nothing
 	 * back: executions that follow each other keep the rate, and wait out a Retry-After.
 	 */
 	leave(member: Member): void {
+		this.lastLimit = this.limit;
 		this.seats = this.seats.filter((seat) => seat.member !== member);
 		member.held.pauseMs -= Math.max(0, this.pausedUntil - clock.now());
-		if (this.waiting === 0) this.sleep?.abort();
-		if (this.seats.length > 0) return;
-		const quietIn = Math.max(this.starts.quietAt, this.pausedUntil) - clock.now();
+		this.sleep?.abort();
+		if (this.seats.length === 0) this.lingerUntilQuiet();
+	}
+
+	private lingerUntilQuiet(): void {
+		this.linger?.abort();
+		const quietIn =
+			Math.max(this.tickets.quietAt(this.rateInForce.now), this.pausedUntil) - clock.now();
 		const linger = (this.linger = new AbortController());
-		const forget = () => admissions.get(this.account) === this && admissions.delete(this.account);
-		if (quietIn <= 0) forget();
-		else void clock.sleep(quietIn, linger.signal).then(() => linger.signal.aborted || forget());
+		if (quietIn <= 0) {
+			if (admissions.get(this.account) === this) admissions.delete(this.account);
+			// A request in flight (a cancelled run's) is quiet once its ticket comes back (`giveBack`).
+		} else if (quietIn !== Infinity)
+			void clock.sleep(quietIn, linger.signal).then(() => {
+				if (!linger.signal.aborted) this.lingerUntilQuiet();
+			});
 	}
 
 	/** The service asked to wait `ms` (Retry-After): every request of the account does. */
@@ -93,34 +106,43 @@ export class AccountAdmission {
 		for (const { member } of this.seats) member.held.pauseMs += longer;
 		this.pacer.pausedMs += longer;
 		this.pausedUntil = until;
+		this.sleep?.abort();
 	}
 
-	/** Resolves when the member's request may start, or when `signal` aborts first. */
-	async turn(member: Member, signal: AbortSignal): Promise<void> {
+	/**
+	 * The member's request's turn: its ticket once it may start, the pause's end when that is more
+	 * than `patienceMs` away, or undefined when `signal` aborts first.
+	 */
+	async turn(member: Member, signal: AbortSignal, patienceMs: number): Promise<Turn> {
 		const seat = this.seats.find((candidate) => candidate.member === member);
-		if (signal.aborted || !seat) return;
+		if (signal.aborted || !seat) return undefined;
+		if (this.pausedUntil - clock.now() > patienceMs) return { pausedUntil: this.pausedUntil };
 		if (this.waiting === 0 && this.accountWait() === 0) return this.take(seat, false);
 		if (seat.queue.length === 0) seat.since = clock.now();
-		const turn = seat.queue.wait(signal);
+		const turn = seat.queue.wait(signal, clock.now() + patienceMs);
 		if (!this.pumping) void this.pump();
-		await turn;
+		return await turn;
 	}
 
 	private async pump(): Promise<void> {
 		this.pumping = true;
 		while (this.waiting > 0) {
+			const until = this.pausedUntil;
+			if (until > clock.now())
+				for (const { queue } of this.seats) queue.serveExpiring(until, { pausedUntil: until });
 			const wait = this.accountWait();
 			if (wait === 0) {
 				// The next run in the rotation with a request waiting.
 				let seat = this.seats[this.next % this.seats.length];
-				for (let step = 1; !seat.queue.serveNext(undefined); step++)
+				for (let step = 1; seat.queue.length === 0; step++)
 					seat = this.seats[(this.next + step) % this.seats.length];
-				this.take(seat, true);
+				seat.queue.serveNext(this.take(seat, true));
 				continue;
 			}
-			const [from, learned] = [clock.now(), this.pacer.rate];
-			const paused = this.pausedUntil > from;
+			const { now: rate, limit } = this.rateInForce;
+			const [from, paused] = [clock.now(), this.pausedUntil > clock.now()];
 			this.sleep = new AbortController();
+			// Without a known end (every ticket in flight), a ticket's return ends the sleep.
 			await clock.sleep(wait, this.sleep.signal);
 			// Counted for the runs with requests waiting, since the first of them did, with the rate that
 			// held them (the Rate Limit in force, or the learned one if lower); a pause as it is set.
@@ -128,9 +150,11 @@ export class AccountAdmission {
 				if (paused || queue.length === 0) continue;
 				const { held } = member;
 				held.rateMs += clock.now() - Math.max(from, since);
-				if (learned === undefined || learned * MARGIN >= (this.limit?.perSecond ?? Infinity))
-					held.setBy = this.limit?.words;
-				else held.lowestLearned = Math.min(held.lowestLearned ?? learned, learned);
+				if (rate === limit?.perSecond) held.setBy = limit?.words;
+				else if (rate !== undefined) {
+					held.lowestLearned = Math.min(held.lowestLearned ?? rate, rate);
+					if (this.pacer.cutAtLimit) held.throttledAtLimit = limit?.words;
+				}
 			}
 		}
 		this.pumping = false;
@@ -138,14 +162,27 @@ export class AccountAdmission {
 
 	private accountWait(): number {
 		const paused = this.pausedUntil - clock.now();
-		return paused > 0 ? Math.ceil(paused) : this.starts.nextTurnIn(this.lowestRate(MARGIN));
+		return paused > 0 ? Math.ceil(paused) : this.tickets.nextTurnIn(this.rateInForce.now);
 	}
 
-	/** A request of `seat` starts: the rotation goes on from the next run. */
-	private take(seat: Seat, waited: boolean): void {
+	/** A request of `seat` starts: its ticket; the rotation goes on from the next run. */
+	private take(seat: Seat, waited: boolean): Ticket {
 		this.next = this.seats.indexOf(seat) + 1;
-		this.starts.take(this.lowestRate(MARGIN));
+		const ticket = this.tickets.take(this.rateInForce.now);
 		this.pacer.started(waited);
+		return {
+			giveBack: (reached) => {
+				ticket.giveBack(reached);
+				if (this.waiting > 0) this.sleep?.abort();
+				else if (this.seats.length === 0) this.lingerUntilQuiet();
+			},
+		};
+	}
+
+	/** An attempt of the account ended, `tookMs` after it started; `automatic`: its run's window is. */
+	attemptEnded(kind: PacerKind, tookMs: number, automatic: boolean): void {
+		const startedAt = clock.now() - tookMs;
+		this.pacer.onAttemptEnd(kind, startedAt, automatic, this.limit?.perSecond);
 	}
 }
 

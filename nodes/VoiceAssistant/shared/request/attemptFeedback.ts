@@ -1,9 +1,11 @@
 // The attempt feedback: what the end of each attempt of a run moves: the automatic limit of its
-// window, and its account's pacer (which also hears whether the end cut the window).
+// window, then its account's admission (the pacer, which learns from the ends of automatic windows).
+import { clock } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import type { WindowSizer } from './windowSizer';
+import type { AccountAdmission } from './admission';
+import type { PacerKind } from './ratePacer';
 import type { RunWindow } from './runWindow';
-import type { PacerKind, RatePacer } from './ratePacer';
+import type { WindowSizer } from './windowSizer';
 
 /** The service asks for less load: automatic concurrency halves (429, 503, a timeout). */
 function isPushback(end: AttemptEnd): boolean {
@@ -20,8 +22,8 @@ function pacerKind(end: AttemptEnd): PacerKind {
 }
 
 /**
- * In automatic mode the window's limit hears each end, then the pacer with whether it cut the window
- * (its rule starts pacing); a fixed window's ends start no pacing. Once pacing, 429s move the rate.
+ * In automatic mode the window's limit hears each end first; a 429 while the account has a rate
+ * (set or learned) is the rate's to answer, not pushback. Then the account's admission hears it.
  */
 export class AttemptFeedback {
 	constructor(
@@ -30,14 +32,14 @@ export class AttemptFeedback {
 	) {}
 
 	/** `tookMs`: from the attempt's start to its end. */
-	onAttemptEnd(end: AttemptEnd, pacer: RatePacer | undefined, tookMs?: number): void {
+	onAttemptEnd(end: AttemptEnd, admission: AccountAdmission | undefined, tookMs: number): void {
 		const kind = pacerKind(end);
-		if (!this.sizer) return pacer?.onAttemptEnd(kind);
-		const paced = pacer?.rate !== undefined;
-		const cutsBefore = this.sizer.cuts;
-		const pushback = isPushback(end) && !(paced && kind === 'rate-limited');
-		this.sizer.onAttemptEnd(pushback, this.window.inUse, tookMs);
-		this.window.setLimit(this.sizer.limit);
-		pacer?.onAttemptEnd(kind, this.sizer.cuts !== cutsBefore);
+		if (this.sizer) {
+			const paced = admission?.rateInForce.now !== undefined;
+			const pushback = isPushback(end) && !(paced && kind === 'rate-limited');
+			this.sizer.onAttemptEnd(pushback, this.window.inUse, tookMs, clock.now());
+			this.window.setLimit(this.sizer.limit);
+		}
+		admission?.attemptEnded(kind, tookMs, this.sizer !== undefined);
 	}
 }

@@ -8,13 +8,13 @@ import { Progress } from './progress';
 import type { HeldBack } from '../runWords';
 import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
-import { joinAdmission, type AccountAdmission, type Member } from './admission';
+import { joinAdmission, type AccountAdmission, type Member, type Turn } from './admission';
 import { AttemptFeedback } from './attemptFeedback';
 import { WindowSizer } from './windowSizer';
 import { Deadlines } from './deadlines';
 import { RunWindow } from './runWindow';
 import type { ItemLoop } from './itemLoop';
-import { StartTimes } from './startTimes';
+import { RateTickets, type Ticket } from './rateTickets';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
@@ -47,9 +47,10 @@ export class Run {
 	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
 	private admission: AccountAdmission | undefined;
 	private member: (Member & { account: string }) | undefined;
-	/** The start times of the node's own Max Requests per Second (held.ownRate, the lowest its items give): the run's own turns come first, in order. */
-	private readonly own = new StartTimes();
-	private ownTurns = Promise.resolve();
+	/** The tickets of the node's own Max Requests per Second (held.ownRate, the lowest its items give): the run's own turns come first, in order; a ticket's return wakes the one waiting. */
+	private readonly own = new RateTickets();
+	private ownTurns: Promise<unknown> = Promise.resolve();
+	private wakeOwn = () => undefined as void;
 	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
 	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
 	/** Its attempts between their start and their end, and the most at once. */
@@ -141,29 +142,49 @@ export class Run {
 	/**
 	 * Waits for this attempt's turn: n8n's Batching (a batch per interval after the run is ready),
 	 * the run's own rate, then its account's admission. It ends early on a stop, a cancel or the
-	 * run's end: the caller checks the signal right before it sends, so no request starts after one.
+	 * run's end (undefined): the caller checks the signal right before it sends, so no request
+	 * starts after one. `patienceMs`: how long the item may wait out the account's pause.
 	 */
-	async waitForTurn(): Promise<void> {
+	async waitForTurn(patienceMs: number): Promise<Turn> {
 		const turn = this.turns++;
 		const due = this.readyAt === undefined ? undefined : this.loop.batchDue(turn, this.readyAt);
 		if (due !== undefined && due > clock.now()) {
 			this.held.batching = true;
 			await wait(due - clock.now(), this.signal);
 		}
-		if (this.signal.aborted || !this.member) return;
+		if (this.signal.aborted || !this.member) return undefined;
 		this.admission ??= joinAdmission(this.member.account, this.member);
 		this.turnWaiting++;
-		if (this.held.ownRate === undefined) await this.admission.turn(this.member, this.signal);
-		else await (this.ownTurns = this.ownTurns.then(async () => await this.ownTurn()));
+		const taken =
+			this.held.ownRate === undefined
+				? await this.admission.turn(this.member, this.signal, patienceMs)
+				: await (this.ownTurns = this.ownTurns.then(async () => await this.ownTurn(patienceMs)));
 		this.turnWaiting--;
+		return taken as Turn;
 	}
 
-	/** Its own turn, then the account's: the run's own starts keep its own rate. */
-	private async ownTurn(): Promise<void> {
-		const [from, ms] = [clock.now(), this.own.nextTurnIn(this.held.ownRate)];
-		if (ms > 0 && (await wait(ms, this.signal))) this.held.ownMs += clock.now() - from;
-		await this.admission?.turn(this.member as Member, this.signal);
-		if (!this.signal.aborted) this.own.take(this.held.ownRate);
+	/** Its own turn, then the account's: the run's own requests keep its own rate. */
+	private async ownTurn(patienceMs: number): Promise<Turn> {
+		const [rate, from] = [this.held.ownRate, clock.now()];
+		for (let ms = this.own.nextTurnIn(rate); ms > 0; ms = this.own.nextTurnIn(rate)) {
+			const wake = new AbortController();
+			const forget = onAbort(this.signal, () => wake.abort());
+			this.wakeOwn = () => wake.abort();
+			await clock.sleep(ms, wake.signal);
+			forget();
+			if (this.signal.aborted) return undefined;
+		}
+		this.held.ownMs += clock.now() - from;
+		const turn = await this.admission?.turn(this.member as Member, this.signal, patienceMs);
+		if (!turn || 'pausedUntil' in turn) return turn;
+		const own: Ticket = this.own.take(rate);
+		return {
+			giveBack: (reached) => {
+				turn.giveBack(reached);
+				own.giveBack(reached);
+				this.wakeOwn();
+			},
+		};
 	}
 
 	/** An attempt starts: it is in flight until it ends. */
@@ -174,7 +195,7 @@ export class Run {
 	/** How an attempt ended, and how long it took. */
 	attemptEnded(end: AttemptEnd, tookMs: number): void {
 		this.inFlight--;
-		this.feedback.onAttemptEnd(end, this.admission?.pacer, tookMs);
+		this.feedback.onAttemptEnd(end, this.admission, tookMs);
 	}
 
 	/** The service asked to wait (Retry-After) and the item does: so does every request of the account. */

@@ -23,7 +23,13 @@ import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
 import { failureContext, toUserError } from '../failureWords';
 import { nodeError, type NodeError } from '../nodeError';
-import { cancelledError, notPreparedError, notSentError, unexpectedError } from '../notSentErrors';
+import {
+	cancelledError,
+	notPreparedError,
+	notSentError,
+	pausedError,
+	unexpectedError,
+} from '../notSentErrors';
 import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
 import { redactError } from '../redact';
@@ -113,11 +119,19 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 	let waitedMs = 0;
 	let unguidedRetries = 0;
 	for (let attempt = 1; ; attempt++) {
-		await run.waitForTurn();
+		const turn = await run.waitForTurn(run.policy.maxRetryWaitMs - waitedMs);
+		if (turn && 'pausedUntil' in turn) {
+			const inMs = turn.pausedUntil - clock.now();
+			const at = new Date(Date.now() + inMs);
+			return stopOn(send, { error: pausedError(item.node, item.itemIndex, sent, inMs, at) });
+		}
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
-		if (run.signal.aborted) return notSent(send);
+		if (!turn || run.signal.aborted) {
+			turn?.giveBack(false);
+			return notSent(send);
+		}
 		const state = { deadlinePassed: false };
-		let ended: ItemResult | AttemptFailure;
+		let ended: ItemResult | AttemptFailure | undefined;
 		sent.times++;
 		run.attemptStarted();
 		const startedAt = clock.now();
@@ -125,6 +139,9 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			ended = await attemptRequest(send, state);
 		} catch (caught) {
 			ended = classifyFailure(caught, state.deadlinePassed);
+		} finally {
+			// Its rate's tickets come back a second after it ended, at once if it never left this machine.
+			turn.giveBack(!ended || !('end' in ended) || reachedService(ended.end));
 		}
 		const durationMs = clock.now() - startedAt;
 		if (!('end' in ended)) {
@@ -140,8 +157,10 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		run.attemptEnded(failure.end, durationMs);
 		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
-		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.now());
+		const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
 		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);
+		// A wait the service asked for holds every request of the account, however long (Retry-After).
+		if (retryAfterMs !== undefined && rule.retry === 'as-asked') run.pauseAccount(retryAfterMs);
 		if (!decision.retry || run.cancelled) {
 			const askedMs = decision.retry ? undefined : decision.askedMs;
 			const context = { ...failureContext(send.request.options, attempt), askedMs };
@@ -151,8 +170,6 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			return result;
 		}
 		if (!decision.guided) unguidedRetries++;
-		// A wait the service asked for holds every request of the account (Retry-After).
-		else run.pauseAccount(decision.delayMs);
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
 		waitedMs += decision.delayMs;
 		run.progress.retryWaitStarted();

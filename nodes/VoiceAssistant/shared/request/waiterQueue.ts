@@ -2,7 +2,7 @@
 // request waits for a slot in its run's window, and for its turn at the account's admission.
 import { onAbort } from '../clock';
 
-type Waiter<T> = { resolve: (value: T) => void; forget: () => void };
+type Waiter<T> = { resolve: (value: T) => void; forget: () => void; until: number };
 
 /**
  * A waiter whose signal aborts leaves with `leaveValue`; the others keep their place (a Set keeps
@@ -17,10 +17,11 @@ export class WaiterQueue<T> {
 		return this.waiting.size;
 	}
 
-	async wait(signal: AbortSignal): Promise<T> {
+	/** Waits to be served; `until`: how long it may wait (serveExpiring). */
+	async wait(signal: AbortSignal, until = Infinity): Promise<T> {
 		if (signal.aborted) return this.leaveValue;
 		return await new Promise<T>((resolve) => {
-			const waiter: Waiter<T> = { resolve, forget: () => undefined };
+			const waiter: Waiter<T> = { resolve, forget: () => undefined, until };
 			waiter.forget = onAbort(signal, () => {
 				this.waiting.delete(waiter);
 				resolve(this.leaveValue);
@@ -33,9 +34,18 @@ export class WaiterQueue<T> {
 	serveNext(value: T): boolean {
 		const [next] = this.waiting;
 		if (!next) return false;
-		this.waiting.delete(next);
-		next.forget();
-		next.resolve(value);
+		this.serve(next, value);
 		return true;
+	}
+
+	/** Resolves with `value` every waiter that may not wait until `time`. */
+	serveExpiring(time: number, value: T): void {
+		for (const waiter of this.waiting) if (waiter.until < time) this.serve(waiter, value);
+	}
+
+	private serve(waiter: Waiter<T>, value: T): void {
+		this.waiting.delete(waiter);
+		waiter.forget();
+		waiter.resolve(value);
 	}
 }

@@ -4,6 +4,8 @@ import { INITIAL_CONCURRENCY } from '../requestPolicy';
 
 /** More pushback than this share in a round halves the limit; less is a busy service's noise. */
 const PUSHBACK_SHARE_TO_CUT = 0.5;
+/** Slow start doubles the limit at most once per this long: a service answering in a few ms would otherwise see it double before its first 429 comes back. */
+const SLOW_START_DOUBLING_MS = 50;
 /** Slow start ends once even a round's fastest attempt takes this many times the run's fastest, and this much more: requests queue. */
 const QUEUEING_FACTOR = 2;
 const QUEUEING_MS = 20;
@@ -24,6 +26,8 @@ export class WindowSizer {
 	/** The fastest attempt of the run, and of the round. */
 	private fastest = Infinity;
 	private roundFastest = Infinity;
+	/** Slow start's limit to double, and since when. */
+	private doubling = { from: 0, at: -Infinity };
 	/** How often the limit was halved. */
 	cuts = 0;
 
@@ -32,10 +36,12 @@ export class WindowSizer {
 		this.roundSize = this.limit;
 	}
 
-	/** An attempt ended: `pushback` when the service asked for less load; `inFlight` counts it; `tookMs` its time. */
-	onAttemptEnd(pushback: boolean, inFlight: number, tookMs?: number): void {
+	/** An attempt ended at `now`: `pushback` when the service asked for less load; `inFlight` counts it; `tookMs` its time. */
+	onAttemptEnd(pushback: boolean, inFlight: number, tookMs?: number, now = 0): void {
 		const full = inFlight * 2 >= this.limit;
-		if (this.slowStart && !pushback && full) this.grow();
+		if (now - this.doubling.at >= SLOW_START_DOUBLING_MS)
+			this.doubling = { from: this.limit, at: now };
+		if (this.slowStart && !pushback && full && this.limit < 2 * this.doubling.from) this.grow();
 		this.roundEnds++;
 		if (pushback) this.roundPushbacks++;
 		this.fastest = Math.min(this.fastest, tookMs ?? Infinity);

@@ -1,0 +1,98 @@
+// A rate's tickets: at most so many requests reach the service in any second, however long each
+// takes to get there. A rate of r a second has N = max(1, floor(r)) tickets, each for a span of
+// N / r seconds (1 s for a whole rate). A request takes a ticket when it starts and gives it back a
+// span after it ended: it may have reached the service at any moment from its start to its end, so
+// no span holds more than N arrivals. A request that never left this machine gives it back at
+// once. Starts are also spaced a span / N apart (a turn a late timer missed is made up). The
+// account's rate keeps tickets, and so does a run's own Max Requests per Second; a changed rate
+// holds from the next request, judged by the same ends.
+import { clock } from '../clock';
+
+/** The second a service counts requests in. */
+export const SECOND_MS = 1000;
+/** A turn a late timer missed is made up to this much later (the tickets still hold the rate). */
+const CATCH_UP_MS = 25;
+
+/** `rate` a second: N tickets, each held for `spanMs` after its request ended, starts `spacingMs` apart. */
+export function ticketsOf(rate: number): { count: number; spanMs: number; spacingMs: number } {
+	const count = Math.max(1, Math.floor(rate));
+	const spanMs = (SECOND_MS * count) / rate;
+	return { count, spanMs, spacingMs: spanMs / count };
+}
+
+/** A ticket taken: given back when its request ended, saying whether it may have reached the service. */
+export interface Ticket {
+	giveBack(reached: boolean): void;
+}
+
+export class RateTickets {
+	/** Tickets of requests in flight. */
+	private out = 0;
+	/** When requests whose tickets are not back yet ended, oldest first. */
+	private ends: number[] = [];
+	private lastDue = -Infinity;
+
+	/** Forgets the ends more than `spanMs` ago: their tickets are back. */
+	private forget(spanMs: number): void {
+		const since = clock.now() - spanMs;
+		let gone = 0;
+		while (gone < this.ends.length && this.ends[gone] <= since) gone++;
+		if (gone > 0) this.ends = this.ends.slice(gone);
+	}
+
+	/** Tickets out now under `rate`: requests in flight, and those that ended less than a span ago. */
+	private held(rate: number): { held: number; spanMs: number } {
+		const { spanMs } = ticketsOf(rate);
+		this.forget(spanMs);
+		return { held: this.out + this.ends.length, spanMs };
+	}
+
+	/**
+	 * How long until a request may start at `rate` a second (0: now, and always without a rate;
+	 * Infinity: once a request in flight ends).
+	 */
+	nextTurnIn(rate: number | undefined): number {
+		if (rate === undefined) return 0;
+		const { count, spacingMs } = ticketsOf(rate);
+		const { held, spanMs } = this.held(rate);
+		const now = clock.now();
+		const spaced = Math.max(0, this.lastDue + spacingMs - now);
+		if (held < count) return Math.ceil(spaced);
+		// The (held - count + 1)-th oldest end frees a ticket; without it, an end in flight must.
+		const freeing = this.ends[held - count];
+		return freeing === undefined ? Infinity : Math.ceil(Math.max(spaced, freeing + spanMs - now));
+	}
+
+	/**
+	 * A request starts now under `rate`: its ticket. Without a rate it is counted too (a rate that
+	 * comes into force meets the requests of the last second), but spaces nothing.
+	 */
+	take(rate: number | undefined): Ticket {
+		const now = clock.now();
+		const spanMs = rate === undefined ? SECOND_MS : ticketsOf(rate).spanMs;
+		if (rate !== undefined) {
+			const due = this.lastDue + ticketsOf(rate).spacingMs;
+			this.lastDue = due >= now - CATCH_UP_MS ? due : now;
+		}
+		this.out++;
+		let back = false;
+		return {
+			giveBack: (reached) => {
+				if (back) return;
+				back = true;
+				this.out--;
+				if (reached) this.ends.push(clock.now());
+				this.forget(Math.max(SECOND_MS, spanMs));
+			},
+		};
+	}
+
+	/** When no ticket holds a request back any more under `rate` (Infinity while one is in flight). */
+	quietAt(rate: number | undefined): number {
+		if (this.out > 0) return Infinity;
+		const last = this.ends[this.ends.length - 1] ?? -Infinity;
+		if (rate === undefined) return last;
+		const { spanMs, spacingMs } = ticketsOf(rate);
+		return Math.max(last + spanMs, this.lastDue + spacingMs);
+	}
+}
