@@ -62,7 +62,7 @@ const PANELS = [
 	},
 	{
 		file: 'playground-call-start',
-		node: 'Start a playground call',
+		node: 'Start a playground call (rings the phone now)',
 		// The assistant is left empty: the check picks it from the list.
 		parameters: {
 			resource: 'playgroundCall',
@@ -95,7 +95,7 @@ const PANELS = [
 	},
 	{
 		file: 'knowledge-base-update',
-		node: 'Update a knowledge base',
+		node: 'Replace a knowledge base (all its pairs)',
 		parameters: {
 			resource: 'knowledgeBase',
 			operation: 'update',

@@ -8,7 +8,7 @@ import { knowledgeBaseContract } from './create';
 export const updateOperation: INodePropertyOptions = {
 	name: 'Update',
 	value: 'update',
-	action: 'Update a knowledge base',
+	action: 'Replace a knowledge base (all its pairs)',
 	description: 'Replace the title, language and question/answer pairs of a knowledge base',
 	routing: operationRouting(ENDPOINTS.updateKnowledgeBase, {
 		...knowledgeBaseContract,

@@ -37,7 +37,7 @@ const playgroundCallContract: RequestContract = {
 export const startOperation: INodePropertyOptions = {
 	name: 'Start',
 	value: 'start',
-	action: 'Start a playground call',
+	action: 'Start a playground call (rings the phone now)',
 	description: 'Have an assistant call a contact through a dialer',
 	routing: operationRouting(ENDPOINTS.startPlaygroundCall, playgroundCallContract),
 };
