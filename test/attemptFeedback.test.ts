@@ -1,18 +1,23 @@
 /**
  * What each answer of a run moves (shared/request/attemptFeedback.ts): the limit on requests in
  * flight, when pacing starts, and that once paced 429s move the pace, not the limit. Scripted
- * answers against the real limit, window and pacer; no clock.
+ * answers against the real limit, window and account admission (its pacer), all within a few
+ * milliseconds of the real clock.
  */
 import type { AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { AttemptFeedback } from '../nodes/VoiceAssistant/shared/request/attemptFeedback';
 import { WindowSizer } from '../nodes/VoiceAssistant/shared/request/windowSizer';
 import { RunWindow } from '../nodes/VoiceAssistant/shared/request/runWindow';
-import { RatePacer } from '../nodes/VoiceAssistant/shared/request/ratePacer';
+import { AccountAdmission } from '../nodes/VoiceAssistant/shared/request/admission';
+
+/** An account without a Rate Limit: what its pacer learned. */
+const learned = (account: AccountAdmission) => account.rateInForce.now;
 
 function automatic(ceiling = 64) {
 	const limit = new WindowSizer(ceiling);
 	const window = new RunWindow(limit.limit);
-	return { limit, window, pacer: new RatePacer(), feedback: new AttemptFeedback(limit, window) };
+	const pacer = new AccountAdmission('account');
+	return { limit, window, pacer, feedback: new AttemptFeedback(limit, window) };
 }
 
 /** Answers the service handled in the last second: pacing starts at that many a second. */
@@ -33,8 +38,8 @@ function holders(window: RunWindow, wanting: number): number {
 	return admitted;
 }
 
-const tell = (feedback: AttemptFeedback, pacer: RatePacer, failures: AttemptEnd[]) =>
-	failures.forEach((failure) => feedback.onAttemptEnd(failure, pacer));
+const tell = (feedback: AttemptFeedback, account: AccountAdmission, failures: AttemptEnd[]) =>
+	failures.forEach((failure) => feedback.onAttemptEnd(failure, account, 1));
 
 describe('AttemptFeedback', () => {
 	it('a round that mostly pushed back halves the limit, and the window follows it', () => {
@@ -42,7 +47,7 @@ describe('AttemptFeedback', () => {
 		tell(feedback, pacer, Array(32).fill('unavailable'));
 		expect(limit.limit).toBe(16);
 		expect(limit.cuts).toBe(1);
-		expect(pacer.rate).toBeUndefined(); // 503s are no rate limit
+		expect(learned(pacer)).toBeUndefined(); // 503s are no rate limit
 		// The window admits no more than the new limit.
 		expect(holders(window, 17)).toBe(16);
 	});
@@ -55,15 +60,15 @@ describe('AttemptFeedback', () => {
 			'rate-limited',
 			'rate-limited',
 		]);
-		expect(pacer.rate).toBe(HANDLED.length);
+		expect(learned(pacer)).toBe(HANDLED.length);
 	});
 
 	it('16 of the latest 20 answers 429 start pacing before any round is cut', () => {
 		const { limit, pacer, feedback } = automatic(1000);
 		tell(feedback, pacer, [...HANDLED, ...Array(15).fill('rate-limited')]);
-		expect(pacer.rate).toBeUndefined();
+		expect(learned(pacer)).toBeUndefined();
 		tell(feedback, pacer, ['rate-limited']);
-		expect(pacer.rate).toBe(HANDLED.length);
+		expect(learned(pacer)).toBe(HANDLED.length);
 		expect(limit.cuts).toBe(0);
 	});
 
@@ -71,42 +76,45 @@ describe('AttemptFeedback', () => {
 		const { limit, pacer, feedback } = automatic();
 		tell(feedback, pacer, Array(40).fill('rate-limited'));
 		expect(limit.cuts).toBe(1);
-		expect(pacer.rate).toBeUndefined();
+		expect(learned(pacer)).toBeUndefined();
 	});
 
 	it('a single 429 that cuts a window of one (Max Concurrent Requests 1) does not start pacing: its Retry-After answers it', () => {
 		const { limit, pacer, feedback } = automatic(1);
 		tell(feedback, pacer, [...HANDLED, 'rate-limited', ...HANDLED]);
 		expect(limit.cuts).toBe(1);
-		expect(pacer.rate).toBeUndefined();
+		expect(learned(pacer)).toBeUndefined();
 	});
 
 	it('random 429s among answers move nothing', () => {
 		const { limit, pacer, feedback } = automatic();
 		for (let i = 0; i < 500; i++)
-			feedback.onAttemptEnd(i % 4 === 0 ? 'rate-limited' : 'answered', pacer);
-		expect(pacer.rate).toBeUndefined();
+			feedback.onAttemptEnd(i % 4 === 0 ? 'rate-limited' : 'answered', pacer, 1);
+		expect(learned(pacer)).toBeUndefined();
 		expect(limit.cuts).toBe(0);
 	});
 
-	it('once paced, 429s move the pace, not the limit', () => {
+	it('once paced, 429s move the pace, not the limit; with a Rate Limit in force too', () => {
 		const { limit, pacer, feedback } = automatic();
-		pacer.onAttemptEnd('handled', false);
-		pacer.onAttemptEnd('rate-limited', false);
-		pacer.onAttemptEnd('rate-limited', true);
-		expect(pacer.rate).toBe(1);
+		tell(feedback, pacer, [...HANDLED, ...Array(16).fill('rate-limited')]);
+		expect(learned(pacer)).toBe(HANDLED.length);
 		tell(feedback, pacer, Array(64).fill('rate-limited'));
 		expect(limit.cuts).toBe(0);
+		const set = automatic();
+		set.pacer.join({ limit: { perSecond: 100, words: '' }, held: { rateMs: 0, pauseMs: 0 } });
+		tell(set.feedback, set.pacer, Array(64).fill('rate-limited'));
+		expect(set.limit.cuts).toBe(0);
 	});
 
-	it('a fixed Max Concurrent Requests: only the pace hears the answers', () => {
+	it('a fixed Max Concurrent Requests: only the account hears the answers, and starts no pacing', () => {
 		const window = new RunWindow(5);
-		const pacer = new RatePacer();
-		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
+		const pacer = new AccountAdmission('account');
+		const attemptEnded = jest.spyOn(pacer, 'attemptEnded');
 		const feedback = new AttemptFeedback(undefined, window);
-		tell(feedback, pacer, Array(40).fill('rate-limited'));
-		expect(onAttemptEnd).toHaveBeenCalledTimes(40);
-		expect(pacer.rate).toBeUndefined();
+		tell(feedback, pacer, [...HANDLED, ...Array(40).fill('rate-limited')]);
+		expect(attemptEnded).toHaveBeenCalledTimes(48);
+		expect(attemptEnded.mock.calls[47][2]).toBeUndefined();
+		expect(learned(pacer)).toBeUndefined();
 	});
 
 	it('counts an answer or a refusal as handled, a 429 as rate-limited, any other failure as failed', () => {
@@ -122,10 +130,10 @@ describe('AttemptFeedback', () => {
 			'cut',
 			'not-connected',
 		];
-		const pacer = new RatePacer();
-		const onAttemptEnd = jest.spyOn(pacer, 'onAttemptEnd');
+		const pacer = new AccountAdmission('account');
+		const attemptEnded = jest.spyOn(pacer, 'attemptEnded');
 		tell(new AttemptFeedback(undefined, new RunWindow(5)), pacer, ends);
-		expect(onAttemptEnd.mock.calls.map(([kind]) => kind)).toEqual([
+		expect(attemptEnded.mock.calls.map(([kind]) => kind)).toEqual([
 			...Array(4).fill('handled'),
 			'rate-limited',
 			...Array(5).fill('failed'),

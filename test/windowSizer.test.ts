@@ -1,6 +1,6 @@
 /**
  * Automatic concurrency (shared/request/windowSizer.ts): the limit driven by scripted
- * answers (no clock, no timing), and a run under a rate limit in n8n's engine.
+ * answers (rounds 50 ms apart unless said), and a run under a rate limit in n8n's engine.
  */
 import { WindowSizer } from '../nodes/VoiceAssistant/shared/request/windowSizer';
 import { INITIAL_CONCURRENCY } from '../nodes/VoiceAssistant/shared/requestPolicy';
@@ -8,10 +8,13 @@ import { useSimulator } from './helpers/simulator';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 
 describe('WindowSizer', () => {
-	/** One round: as many answers as the bound, `pushbacks` of them 429/503/timeouts, each taking `tookMs`. */
-	function round(controller: WindowSizer, pushbacks = 0, tookMs?: number): number {
+	let now = 0;
+	/** One round, `roundMs` after the last: as many answers as the bound, `pushbacks` of them 429/503/timeouts, each taking `tookMs`. */
+	function round(controller: WindowSizer, pushbacks = 0, tookMs?: number, roundMs = 50): number {
 		const size = controller.limit;
-		for (let i = 0; i < size; i++) controller.onAttemptEnd(i < pushbacks, controller.limit, tookMs);
+		now += roundMs;
+		for (let i = 0; i < size; i++)
+			controller.onAttemptEnd(i < pushbacks, controller.limit, tookMs, now);
 		return controller.limit;
 	}
 
@@ -32,9 +35,20 @@ describe('WindowSizer', () => {
 		expect(controller.cuts).toBe(0);
 	});
 
+	it('slow start doubles at most once per 50 ms: a service answering in a few ms sees at most 64 in flight within its first 50 ms', () => {
+		const controller = new WindowSizer(1000);
+		expect([
+			round(controller, 0, 2, 5),
+			round(controller, 0, 2, 5),
+			round(controller, 0, 2, 5),
+		]).toEqual([64, 64, 64]);
+		now += 50;
+		expect(round(controller, 0, 2, 5)).toBe(128);
+	});
+
 	it('never goes above the ceiling, and starts there when the ceiling is lower than 32', () => {
 		const controller = new WindowSizer(25);
-		for (let i = 0; i < 1000; i++) controller.onAttemptEnd(false, controller.limit);
+		for (let i = 0; i < 1000; i++) controller.onAttemptEnd(false, controller.limit, 1, (now += 5));
 		expect(controller.limit).toBe(25);
 		expect(new WindowSizer(4).limit).toBe(4);
 	});

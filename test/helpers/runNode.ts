@@ -152,6 +152,9 @@ export interface RunOptions {
 	executeOnce?: boolean;
 	/** Called once the run started, with a function that cancels the execution as the Stop button does. */
 	onStart?: (cancel: () => void) => void;
+	/** The node's name (default "Voice Assistant") and its credential's (default "Test account"). */
+	nodeName?: string;
+	credentialName?: string;
 }
 
 export interface RunResult {
@@ -187,8 +190,9 @@ function additionalDataOf(
 function testNode(
 	fields: Pick<INode, 'id' | 'name' | 'type' | 'parameters'> & Partial<INode>,
 	credentialType?: string,
+	credentialName = 'Test account',
 ): INode {
-	const credentials = credentialType && { [credentialType]: { id: '1', name: 'Test account' } };
+	const credentials = credentialType && { [credentialType]: { id: '1', name: credentialName } };
 	return { typeVersion: 1, position: [0, 0], ...(credentials ? { credentials } : {}), ...fields };
 }
 
@@ -196,7 +200,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	const node = testNode(
 		{
 			id: 'voice-assistant-node',
-			name: 'Voice Assistant',
+			name: options.nodeName ?? 'Voice Assistant',
 			type: NODE_TYPE,
 			parameters: options.parameters,
 			...(options.continueOnFail ? { continueOnFail: true } : {}),
@@ -205,6 +209,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			...(options.executeOnce ? { executeOnce: true } : {}),
 		},
 		options.nodeType?.description.credentials?.[0]?.name ?? CREDENTIAL_TYPE,
+		options.credentialName,
 	);
 	const input = testNode({
 		id: 'input-node',

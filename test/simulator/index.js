@@ -7,7 +7,7 @@
  * It is an independent reading of the spec: it must not import from nodes/ or
  * credentials/, so that a mistake in the node's schemas is caught here.
  *
- * Each API request goes: record → canned failNext → auth (401) →
+ * Each API request goes: record → the arrival delay → canned failNext → auth (401) →
  * the first ones throttled / strict rate + rate limit / chaos (429, 503, reset) → latency →
  * validation → apply → a failNext cut after applying → answer.
  */
@@ -16,7 +16,7 @@ const http = require('http');
 const { dispatch } = require('./routes');
 const { apiKeyProblem, requestProblem } = require('./rules');
 const { createStore } = require('./store');
-const { TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst } = require('./limits');
+const { ArrivalDelay, TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst } = require('./limits');
 const { readBody, sendJson, sendRaw } = require('./http-util');
 const { isControlPath, handleControl } = require('./control');
 const {
@@ -47,9 +47,13 @@ const {
  *   The first `count` requests with the right API key (since the option was set, or since the
  *   last reset()) answered 429 with Retry-After: retryAfterSeconds (default 1), without being
  *   applied; the rest go on as usual.
- * @typedef {{ latencyMs?: number, rateLimit?: RateLimitOptions | null, strictRate?: StrictRateOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
- *   Load modes; null or undefined switches the rate limit, the strict rate, chaos or
- *   throttleFirst off; setting rateLimit or strictRate starts a full bucket or an empty window.
+ * @typedef {import('./limits').ArrivalDelayOptions} ArrivalDelayOptions
+ *   A random delay in [0, maxMs] (seeded, default seed 1) before the service counts a request (its
+ *   arrivedAt and the rate checks): requests a client started evenly spaced arrive unevenly.
+ * @typedef {{ latencyMs?: number, arrivalDelay?: ArrivalDelayOptions | null, rateLimit?: RateLimitOptions | null, strictRate?: StrictRateOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
+ *   Load modes; null or undefined switches the arrival delay, the rate limit, the strict rate,
+ *   chaos or throttleFirst off; setting rateLimit or strictRate starts a full bucket or an empty
+ *   window.
  * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string, now?: () => number }} SimulatorOptions
  *   apiKey: requests with another x-api-key get 401; host: default 127.0.0.1; port: default 0
  *   (a free port); assistants: the seed (default defaultAssistants(), wins over the data file's);
@@ -235,7 +239,7 @@ async function createSimulator(options) {
 	const stats = { inFlight: 0, maxInFlight: 0, total: 0 };
 	/** @type {Array<ReturnType<typeof normalizeFailure>>} */
 	const failures = [];
-	/** @type {{ latencyMs: number, bucket?: TokenBucket, strictRate?: SlidingWindowLimit, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
+	/** @type {{ latencyMs: number, arrivalDelay?: ArrivalDelay, bucket?: TokenBucket, strictRate?: SlidingWindowLimit, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
 	const modes = { latencyMs: 0 };
 	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
 	const waits = new Set();
@@ -255,6 +259,8 @@ async function createSimulator(options) {
 			}
 			changed.latencyMs = latencyMs;
 		}
+		if ('arrivalDelay' in next)
+			changed.arrivalDelay = next.arrivalDelay ? new ArrivalDelay(next.arrivalDelay) : undefined;
 		if ('rateLimit' in next)
 			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit, now) : undefined;
 		if ('strictRate' in next)
@@ -392,6 +398,7 @@ async function createSimulator(options) {
 				return resetSocket('reset-before');
 			}
 			record.body = parseJsonOrUndefined(record.rawBody);
+			if (modes.arrivalDelay) await wait(modes.arrivalDelay.next());
 			if (arrivedIn !== generation) return resetSocket('reset-before');
 			// From here to the rate checks nothing waits: they count the request at this time.
 			record.arrivedAt = now();
@@ -512,6 +519,7 @@ async function createSimulator(options) {
 
 	setOptions({
 		latencyMs: options.latencyMs,
+		arrivalDelay: options.arrivalDelay,
 		rateLimit: options.rateLimit,
 		strictRate: options.strictRate,
 		chaos: options.chaos,

@@ -216,4 +216,37 @@ class ThrottleFirst {
 	}
 }
 
-module.exports = { mulberry32, TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst };
+/**
+ * @typedef {{ maxMs: number, seed?: number }} ArrivalDelayOptions
+ */
+
+/**
+ * The time a request takes from the client to the moment the service counts it: a seeded random
+ * delay in [0, maxMs], as a network and a service's own queue add (the rate limits count a
+ * request when it is over).
+ */
+class ArrivalDelay {
+	/** @param {ArrivalDelayOptions} options */
+	constructor(options) {
+		const { maxMs, seed = 1 } = options;
+		if (!(typeof maxMs === 'number' && Number.isFinite(maxMs) && maxMs >= 0)) {
+			throw new TypeError('arrivalDelay.maxMs must be a non-negative number');
+		}
+		this.maxMs = maxMs;
+		this.random = mulberry32(seed);
+	}
+
+	/** The next request's delay. @returns {number} ms */
+	next() {
+		return this.random() * this.maxMs;
+	}
+}
+
+module.exports = {
+	ArrivalDelay,
+	mulberry32,
+	TokenBucket,
+	SlidingWindowLimit,
+	Chaos,
+	ThrottleFirst,
+};

@@ -179,10 +179,10 @@ export class AccountAdmission {
 		};
 	}
 
-	/** An attempt of the account ended, `tookMs` after it started; `automatic`: its run's window is. */
-	attemptEnded(kind: PacerKind, tookMs: number, automatic: boolean): void {
-		const startedAt = clock.now() - tookMs;
-		this.pacer.onAttemptEnd(kind, startedAt, automatic, this.limit?.perSecond);
+	/** An attempt of the account ended, `tookMs` after it started; `cut`: whether it cut its run's automatic window (undefined: a fixed one). */
+	attemptEnded(kind: PacerKind, tookMs: number, cut: boolean | undefined): void {
+		const end = { kind, startedAt: clock.now() - tookMs, cut };
+		this.pacer.onAttemptEnd(end, this.limit?.perSecond);
 	}
 }
 

@@ -1,5 +1,6 @@
 // The attempt feedback: what the end of each attempt of a run moves: the automatic limit of its
-// window, then its account's admission (the pacer, which learns from the ends of automatic windows).
+// window, then its account's admission (the pacer, which learns from the ends of automatic
+// windows and hears whether the end cut the window).
 import { clock } from '../clock';
 import type { AttemptEnd } from '../failureModel';
 import type { AccountAdmission } from './admission';
@@ -34,12 +35,12 @@ export class AttemptFeedback {
 	/** `tookMs`: from the attempt's start to its end. */
 	onAttemptEnd(end: AttemptEnd, admission: AccountAdmission | undefined, tookMs: number): void {
 		const kind = pacerKind(end);
-		if (this.sizer) {
-			const paced = admission?.rateInForce.now !== undefined;
-			const pushback = isPushback(end) && !(paced && kind === 'rate-limited');
-			this.sizer.onAttemptEnd(pushback, this.window.inUse, tookMs, clock.now());
-			this.window.setLimit(this.sizer.limit);
-		}
-		admission?.attemptEnded(kind, tookMs, this.sizer !== undefined);
+		if (!this.sizer) return admission?.attemptEnded(kind, tookMs, undefined);
+		const paced = admission?.rateInForce.now !== undefined;
+		const pushback = isPushback(end) && !(paced && kind === 'rate-limited');
+		const cutsBefore = this.sizer.cuts;
+		this.sizer.onAttemptEnd(pushback, this.window.inUse, tookMs, clock.now());
+		this.window.setLimit(this.sizer.limit);
+		admission?.attemptEnded(kind, tookMs, this.sizer.cuts !== cutsBefore);
 	}
 }

@@ -32,11 +32,11 @@ export class RateTickets {
 	private ends: number[] = [];
 	private lastDue = -Infinity;
 
-	/** Forgets the ends more than `spanMs` ago: their tickets are back. */
-	private forget(spanMs: number): void {
+	/** Forgets the ends more than `spanMs` ago (their tickets are back), but the last, `keep` whether it is. */
+	private forget(spanMs: number, keep = 0): void {
 		const since = clock.now() - spanMs;
 		let gone = 0;
-		while (gone < this.ends.length && this.ends[gone] <= since) gone++;
+		while (gone < this.ends.length - keep && this.ends[gone] <= since) gone++;
 		if (gone > 0) this.ends = this.ends.slice(gone);
 	}
 
@@ -82,7 +82,8 @@ export class RateTickets {
 				back = true;
 				this.out--;
 				if (reached) this.ends.push(clock.now());
-				this.forget(Math.max(SECOND_MS, spanMs));
+				// A second of ends holds every whole rate's; a rate below one a second needs only the last.
+				this.forget(Math.max(SECOND_MS, spanMs), 1);
 			},
 		};
 	}

@@ -11,7 +11,8 @@ const QUEUEING_FACTOR = 2;
 const QUEUEING_MS = 20;
 
 /**
- * As TCP does, judged per round (as many ends as the limit): +1 per end (doubling per round) until
+ * As TCP does, judged per round (as many ends as the limit): +1 per end (doubling per round, at
+ * most once per SLOW_START_DOUBLING_MS) until
  * a round pushes back too much or its attempts queue (TCP's HyStart), then +1 per round; more than
  * PUSHBACK_SHARE_TO_CUT pushback (429, 503, timeouts) halves it. It grows only while the run fills
  * half of it (as Netflix's concurrency-limits): a slow run has no evidence the service takes more.
@@ -37,7 +38,7 @@ export class WindowSizer {
 	}
 
 	/** An attempt ended at `now`: `pushback` when the service asked for less load; `inFlight` counts it; `tookMs` its time. */
-	onAttemptEnd(pushback: boolean, inFlight: number, tookMs?: number, now = 0): void {
+	onAttemptEnd(pushback: boolean, inFlight: number, tookMs: number | undefined, now: number): void {
 		const full = inFlight * 2 >= this.limit;
 		if (now - this.doubling.at >= SLOW_START_DOUBLING_MS)
 			this.doubling = { from: this.limit, at: now };
