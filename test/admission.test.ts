@@ -19,7 +19,7 @@ import {
 import { accountOf } from '../nodes/VoiceAssistant/shared/target';
 import { VirtualClock } from './helpers/virtualClock';
 import { runNode } from './helpers/runNode';
-import { useSimulator } from './helpers/simulator';
+import { asOtherAccount, useSimulator } from './helpers/simulator';
 import { API_KEY, CONTACT_UPDATE_PATH } from './helpers/fixtures';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { ARRIVAL_SLACK_MS, apart, mostAcceptedInWindow } from './helpers/arrivals';
@@ -140,7 +140,7 @@ describe('the account admission, on virtual time', () => {
 		const leftAt = left.map(async (turn) => [await turn, clock.now()]);
 		expect(new Set((await Promise.all(leftAt)).map(String))).toEqual(new Set([`,${at}`]));
 		expect(admission.waiting).toBe(2);
-		await clock.advance(3000);
+		await clock.advance(2500);
 		expect(await Promise.all(kept)).toEqual([at + 1000, at + 2000]);
 		// As a run ends: its signal aborts, then it leaves.
 		const ended = new AbortController();
@@ -151,8 +151,11 @@ describe('the account admission, on virtual time', () => {
 		admission.leave(a);
 		admission.leave(b);
 		await Promise.all(waiting);
-		// The pump's sleep ended (its timer cleared); the linger until the last start's window passed remains.
+		// The pump's sleep ended (its timer cleared); the linger until the last ticket is back remains.
 		expect(clock.pending).toBe(1);
+		await clock.advance(500);
+		expect(clock.pending).toBe(0);
+		expect(accountAdmissions.has(id)).toBe(false);
 	});
 
 	it('a run is charged only what its own requests waited, named by the rate that held them', async () => {
@@ -191,7 +194,7 @@ describe('the account admission, on virtual time', () => {
 		admission.leave(b);
 	});
 
-	it('holds the strictest Rate Limit of the runs in it: another credential of the account (none, or a higher one) never lifts it; the learned rate if lower', () => {
+	it('holds the strictest Rate Limit of the runs in it: another credential of the account (none, or a higher one) never lifts it; the learned rate if lower', async () => {
 		const id = nextAccount();
 		const [slow, fast, none] = [member(20), member(100), member()];
 		const admission = joinAdmission(id, fast);
@@ -203,7 +206,11 @@ describe('the account admission, on virtual time', () => {
 		admission.leave(slow);
 		expect(admission.rateInForce.now).toBe(100);
 		joinAdmission(id, slow);
-		// Five answers handled in the last second, then a 429 at the Rate Limit: paced at 5.
+		// Five answers handled in the last second while the Rate Limit held requests back, then a
+		// 429 at the Rate Limit: paced at 5.
+		const held = turns(admission, slow, 5);
+		await clock.advance(300);
+		await Promise.all(held);
 		for (let i = 0; i < 5; i++) admission.attemptEnded('handled', 0, false);
 		admission.attemptEnded('rate-limited', 0, false);
 		expect(admission.rateInForce.now).toBe(5);
@@ -475,7 +482,7 @@ describe('the admission in n8n (engine in process, simulator over HTTP)', () => 
 
 	it('a Retry-After longer than Max Retry Wait keeps the account quiet: under On Error: Continue the other items fail without a request, naming when to come back, and so does a later execution', async () => {
 		// An account of its own (another host name for the simulator): its pause outlives the test.
-		const quiet = { apiKey: API_KEY, baseUrl: sim().url.replace('127.0.0.1', 'localhost') };
+		const quiet = { apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) };
 		sim().failNext({ status: 429, headers: { 'retry-after': '3600' }, times: 1 });
 		const first = await run(contacts({ maxConcurrency: 1 }), rows(20), {
 			credentials: quiet,

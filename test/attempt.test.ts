@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { runNode } from './helpers/runNode';
-import { useSimulator } from './helpers/simulator';
+import { asOtherAccount, useSimulator } from './helpers/simulator';
 import {
 	API_KEY,
 	CONTACT_UPDATE_PATH as UPDATE,
@@ -59,7 +59,7 @@ describe('an answer, before the operation shapes it', () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '600' }, path: UPDATE });
 		const { error } = await runNode({
 			parameters: segmentContactParameters,
-			credentials: credentials(),
+			credentials: { ...credentials(), baseUrl: asOtherAccount(sim().url) },
 		});
 		expect(sim().requests).toHaveLength(1);
 		expect(error?.message).toMatch(

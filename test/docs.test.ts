@@ -209,12 +209,12 @@ describe('the rules ARCHITECTURE.md states', () => {
 		expect(SHIPPED.filter((file) => opening(file) < 6)).toEqual([]);
 	});
 
-	test('a file of nodes/ has at most 220 lines, the engine at most 1,700, the README at most 300', () => {
+	test('a file of nodes/ has at most 220 lines, the engine at most 1,750, the README at most 300', () => {
 		const engine = SHIPPED.filter((file) => file.includes('/shared/request/'));
 		expect(engine.length).toBeGreaterThan(10);
 		const long = SHIPPED.filter((file) => file.startsWith('nodes/') && lineCount(file) > 220);
 		expect(long).toEqual([]);
-		expect(engine.reduce((sum, file) => sum + lineCount(file), 0)).toBeLessThanOrEqual(1700);
+		expect(engine.reduce((sum, file) => sum + lineCount(file), 0)).toBeLessThanOrEqual(1750);
 		expect(lineCount('README.md')).toBeLessThanOrEqual(300);
 	});
 

@@ -10,7 +10,7 @@ import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/reques
 import { RateTickets, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 
 let now = 1_000_000;
-beforeAll(() => useClock({ now: () => now, sleep: realClock.sleep }));
+beforeAll(() => useClock({ now: () => now, date: () => now, sleep: realClock.sleep }));
 afterAll(() => useClock(realClock));
 
 /** A service allowing `perSecond` with a bucket of one second's worth. */

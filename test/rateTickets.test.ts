@@ -10,13 +10,18 @@ import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import {
 	RateTickets,
 	SECOND_MS,
-	ticketsOf,
 	type Ticket,
 } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 import { mostInWindow } from './helpers/arrivals';
 
 let now = 1_000_000;
-const fakeClock = { now: () => now, sleep: realClock.sleep };
+
+/** What a rate allows: `count` requests in any `spanMs` (a second for whole rates), starts `spacingMs` apart. */
+function ticketsOf(rate: number) {
+	const count = Math.max(1, Math.floor(rate));
+	return { count, spanMs: (SECOND_MS * count) / rate, spacingMs: SECOND_MS / rate };
+}
+const fakeClock = { now: () => now, date: () => now, sleep: realClock.sleep };
 
 const rateArb = fc.oneof(
 	fc.integer({ min: 1, max: 300 }),

@@ -6,7 +6,7 @@
  * in n8n's engine against the simulator over HTTP.
  */
 import type { INodeParameters } from 'n8n-workflow';
-import { useSimulator } from './helpers/simulator';
+import { asOtherAccount, useSimulator } from './helpers/simulator';
 import { runNode, type RunOptions } from './helpers/runNode';
 import { API_KEY, segmentContactParameters } from './helpers/fixtures';
 import { apart } from './helpers/arrivals';
@@ -34,10 +34,10 @@ describe('Max Retry Wait bounds every wait', () => {
 			headers: { 'retry-after': '3000000' },
 			times: 40,
 		});
-		const { error } = await run({
-			...segmentContactParameters,
-			options: { maxRetryWaitSeconds: 10_000_000 },
-		});
+		const { error } = await run(
+			{ ...segmentContactParameters, options: { maxRetryWaitSeconds: 10_000_000 } },
+			{ credentials: { apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) } },
+		);
 		expect(error?.message).toBe(
 			'The service asked to wait 3000000 s before trying again (HTTP 429, Retry-After), longer than "Max Retry Wait" allows',
 		);

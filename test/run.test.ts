@@ -65,7 +65,8 @@ describe('how a run ends', () => {
 		[
 			'the sleep(ms, signal) of n8n-workflow 2.39+',
 			{
-				now: () => Date.now(),
+				now: () => performance.now(),
+				date: () => Date.now(),
 				sleep: async (ms, signal) => await sleepTakingSignal(ms, signal).catch(() => undefined),
 			},
 		],
@@ -75,6 +76,7 @@ describe('how a run ends', () => {
 	let sleeping = 0;
 	const counting = (clock: Clock): Clock => ({
 		now: clock.now,
+		date: clock.date,
 		sleep: async (ms, signal) => {
 			sleeping++;
 			try {

@@ -22,6 +22,8 @@ export function fastClock(speed = FAST): FastClock {
 	const at = (realMs: number) => start + (realMs - start) * speed;
 	return {
 		now: () => at(Date.now()),
+		// The time of day stays real: an HTTP date a service sends counts down in real time.
+		date: () => Date.now(),
 		at,
 		// Rounded up: a wait never ends before its time on this clock.
 		sleep: async (ms, signal) => await realClock.sleep(Math.ceil(ms / speed), signal),

@@ -36,3 +36,9 @@ export async function freshStart(sim: Simulator): Promise<void> {
 export async function requestsReceived(sim: Simulator, count: number): Promise<void> {
 	while (sim.requests.length < count) await new Promise((resolve) => setTimeout(resolve, 10));
 }
+
+/**
+ * The simulator's URL as another account (host name `localhost`): a test whose Retry-After keeps
+ * its account quiet long after it ends leaves the file's other tests their own.
+ */
+export const asOtherAccount = (url: string): string => url.replace('127.0.0.1', 'localhost');

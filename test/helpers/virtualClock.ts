@@ -16,6 +16,9 @@ export class VirtualClock implements Clock {
 	constructor(private readonly abortListener: typeof onAbort = onAbort) {}
 
 	now = () => this.time;
+	/** The time of day as this clock has it: it moves with virtual time. */
+	private readonly epoch = Date.now() - this.time;
+	date = () => this.epoch + this.time;
 
 	/** Timers not yet fired. */
 	get pending(): number {

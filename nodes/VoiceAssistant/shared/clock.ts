@@ -7,6 +7,8 @@ import * as n8nWorkflow from 'n8n-workflow';
 export interface Clock {
 	/** Milliseconds on a clock that never jumps (not the time of day). */
 	now(): number;
+	/** The time of day (ms since 1970), for what names one: an HTTP date's Retry-After, an error's words. */
+	date(): number;
 	/** Resolves after `ms` (Infinity: only when `signal` aborts), or as soon as `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
@@ -61,7 +63,11 @@ async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 	forget();
 }
 
-export const realClock: Clock = { now: () => performance.now(), sleep: abortableSleep };
+export const realClock: Clock = {
+	now: () => performance.now(),
+	date: () => Date.now(),
+	sleep: abortableSleep,
+};
 
 /** The clock every part of the node reads; only tests replace it. */
 export let clock: Clock = realClock;

@@ -1,7 +1,9 @@
 // The errors of an item that is not sent (again): another item stopped the run, n8n could not
 // prepare the run, the execution was cancelled, the service asked the account to wait longer than
-// the item may, or the node's own code failed; each says what the item had sent so far.
+// the item may, the credential cannot be used, or the node's own code failed; each says what the
+// item had sent so far.
 import type { INode } from 'n8n-workflow';
+import { CREDENTIAL_NAME } from './credential';
 import type { SentSoFar } from './failureModel';
 import { nodeError, type NodeError } from './nodeError';
 
@@ -100,4 +102,24 @@ export function pausedError(
 			description: `${sentSoFar(sent)} A 429 or 503 answer of the account (Retry-After) asked every request of it to wait until then; requests whose Max Retry Wait allows it wait, others fail without a request. Run it again after that time.`,
 		},
 	);
+}
+
+/**
+ * The error of an item not sent because the node's credential breaks its own rules (`problem`:
+ * its field and rule, e.g. a negative Rate Limit, a Base URL with a query string). Not "Invalid
+ * input": no input or tool argument can change it, so the words name the credential and say a
+ * person must fix it.
+ */
+export function unusableCredentialError(
+	node: INode,
+	itemIndex: number,
+	problem: string,
+): NodeError {
+	const name = node.credentials?.[CREDENTIAL_NAME]?.name;
+	const credential = name ? `the credential "${name}"` : 'the "Voice Assistant API" credential';
+	const words = `${credential.charAt(0).toUpperCase()}${credential.slice(1)} cannot be used`;
+	return nodeError(node, `${words}: ${problem}`, {
+		itemIndex,
+		description: `${sentSoFar({ times: 0 })} A person must fix ${credential} in n8n: no change to the input or to the arguments of a tool call can.`,
+	});
 }

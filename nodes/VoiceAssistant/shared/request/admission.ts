@@ -84,8 +84,10 @@ export class AccountAdmission {
 		if (this.seats.length === 0) this.lingerUntilQuiet();
 	}
 
+	/** An admission not in the registry (a run's own rate) keeps nothing after its run. */
 	private lingerUntilQuiet(): void {
 		this.linger?.abort();
+		if (admissions.get(this.account) !== this) return;
 		const quietIn =
 			Math.max(this.tickets.quietAt(this.rateInForce.now), this.pausedUntil) - clock.now();
 		const linger = (this.linger = new AbortController());

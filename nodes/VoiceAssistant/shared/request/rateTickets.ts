@@ -14,7 +14,7 @@ export const SECOND_MS = 1000;
 const CATCH_UP_MS = 25;
 
 /** `rate` a second: N tickets, each held for `spanMs` after its request ended, starts `spacingMs` apart. */
-export function ticketsOf(rate: number): { count: number; spanMs: number; spacingMs: number } {
+function ticketsOf(rate: number): { count: number; spanMs: number; spacingMs: number } {
 	const count = Math.max(1, Math.floor(rate));
 	const spanMs = (SECOND_MS * count) / rate;
 	return { count, spanMs, spacingMs: spanMs / count };

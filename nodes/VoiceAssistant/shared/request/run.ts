@@ -8,13 +8,13 @@ import { Progress } from './progress';
 import type { HeldBack } from '../runWords';
 import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
-import { joinAdmission, type AccountAdmission, type Member, type Turn } from './admission';
+import { AccountAdmission, joinAdmission, type Member, type Turn } from './admission';
 import { AttemptFeedback } from './attemptFeedback';
 import { WindowSizer } from './windowSizer';
 import { Deadlines } from './deadlines';
 import { RunWindow } from './runWindow';
 import type { ItemLoop } from './itemLoop';
-import { RateTickets, type Ticket } from './rateTickets';
+import type { Ticket } from './rateTickets';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
@@ -47,10 +47,8 @@ export class Run {
 	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
 	private admission: AccountAdmission | undefined;
 	private member: (Member & { account: string }) | undefined;
-	/** The tickets of the node's own Max Requests per Second (held.ownRate, the lowest its items give): the run's own turns come first, in order; a ticket's return wakes the one waiting. */
-	private readonly own = new RateTickets();
-	private ownTurns: Promise<unknown> = Promise.resolve();
-	private wakeOwn = () => undefined as void;
+	/** The node's own Max Requests per Second (held.ownRate, the lowest its items give): an admission of the run's own, whose turn comes first. */
+	private own: { admission: AccountAdmission; member: Member } | undefined;
 	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
 	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
 	/** Its attempts between their start and their end, and the most at once. */
@@ -155,36 +153,29 @@ export class Run {
 		if (this.signal.aborted || !this.member) return undefined;
 		this.admission ??= joinAdmission(this.member.account, this.member);
 		this.turnWaiting++;
-		const taken =
-			this.held.ownRate === undefined
-				? await this.admission.turn(this.member, this.signal, patienceMs)
-				: await (this.ownTurns = this.ownTurns.then(async () => await this.ownTurn(patienceMs)));
+		const own = await this.ownTurn();
+		const taken = own && (await this.admission.turn(this.member, this.signal, patienceMs));
 		this.turnWaiting--;
-		return taken as Turn;
+		if (!own || !taken || 'pausedUntil' in taken) {
+			own?.giveBack(false);
+			return taken;
+		}
+		return { giveBack: (reached) => [taken, own].forEach((ticket) => ticket.giveBack(reached)) };
 	}
 
-	/** Its own turn, then the account's: the run's own requests keep its own rate. */
-	private async ownTurn(patienceMs: number): Promise<Turn> {
-		const [rate, from] = [this.held.ownRate, clock.now()];
-		for (let ms = this.own.nextTurnIn(rate); ms > 0; ms = this.own.nextTurnIn(rate)) {
-			const wake = new AbortController();
-			const forget = onAbort(this.signal, () => wake.abort());
-			this.wakeOwn = () => wake.abort();
-			await clock.sleep(ms, wake.signal);
-			forget();
-			if (this.signal.aborted) return undefined;
+	/** Its own rate's turn (without one, at once): the run's own requests keep it. */
+	private async ownTurn(): Promise<Ticket | undefined> {
+		const { ownRate } = this.held;
+		if (ownRate === undefined) return { giveBack: () => undefined };
+		if (!this.own) {
+			const held = { rateMs: 0, pauseMs: 0 };
+			const member = { limit: { perSecond: ownRate, words: '' }, held };
+			this.own = { admission: new AccountAdmission('a run of its own'), member };
+			this.own.admission.join(member);
 		}
-		this.held.ownMs += clock.now() - from;
-		const turn = await this.admission?.turn(this.member as Member, this.signal, patienceMs);
-		if (!turn || 'pausedUntil' in turn) return turn;
-		const own: Ticket = this.own.take(rate);
-		return {
-			giveBack: (reached) => {
-				turn.giveBack(reached);
-				own.giveBack(reached);
-				this.wakeOwn();
-			},
-		};
+		const turn = await this.own.admission.turn(this.own.member, this.signal, Infinity);
+		this.held.ownMs = this.own.member.held.rateMs;
+		return turn && !('pausedUntil' in turn) ? turn : undefined;
 	}
 
 	/** An attempt starts: it is in flight until it ends. */
@@ -227,6 +218,7 @@ export class Run {
 		this.stopListening();
 		this.loop.stopWatching();
 		if (this.admission) this.admission.leave(this.member as Member);
+		this.own?.admission.leave(this.own.member);
 		const skipped = this.loop.total - this.loop.preparedCount;
 		const how = {
 			abandoned: `abandoned after n8n prepared ${this.loop.preparedCount} of ${this.loop.total} items, nothing sent`,

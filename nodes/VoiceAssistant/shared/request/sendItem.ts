@@ -29,6 +29,7 @@ import {
 	notSentError,
 	pausedError,
 	unexpectedError,
+	unusableCredentialError,
 } from '../notSentErrors';
 import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
@@ -104,7 +105,9 @@ async function resultOf(
 		return { dryRun: dryRunOutput(run, itemIndex, send.request.options, target) };
 	if (!maySend) return notSent(send);
 	send.request.options.baseURL = target.root;
-	const problem = target.problem ?? run.policy.problem;
+	if (target.problem)
+		return stopOn(send, { error: unusableCredentialError(node, itemIndex, target.problem) });
+	const problem = run.policy.problem;
 	if (problem) return stopOn(send, { error: invalidInputError(node, [problem], itemIndex) });
 	if (target.notAllowed)
 		return stopOn(send, { error: nodeError(node, target.notAllowed, { itemIndex }) });
@@ -122,7 +125,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		const turn = await run.waitForTurn(run.policy.maxRetryWaitMs - waitedMs);
 		if (turn && 'pausedUntil' in turn) {
 			const inMs = turn.pausedUntil - clock.now();
-			const at = new Date(Date.now() + inMs);
+			const at = new Date(clock.date() + inMs);
 			return stopOn(send, { error: pausedError(item.node, item.itemIndex, sent, inMs, at) });
 		}
 		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
@@ -157,7 +160,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		run.attemptEnded(failure.end, durationMs);
 		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
-		const retryAfterMs = parseRetryAfter(failure.retryAfter, Date.now());
+		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.date());
 		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);
 		// A wait the service asked for holds every request of the account, however long (Retry-After).
 		if (retryAfterMs !== undefined && rule.retry === 'as-asked') run.pauseAccount(retryAfterMs);
