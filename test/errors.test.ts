@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { createSimulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
-import { runNode, type RunOptions } from './helpers/runNode';
+import { callAsTool, runNode, type RunOptions } from './helpers/runNode';
 import {
 	API_KEY,
 	knowledgeBaseListParameters,
@@ -13,6 +13,10 @@ const sim = useSimulator();
 
 const listAssistants: INodeParameters = { resource: 'assistant', operation: 'getAll' };
 const noRetry = { options: { retryOnFailure: false } };
+
+/** What a 404 with the service's own reason adds after it. */
+const BASE_URL_HINT =
+	"If every request answers HTTP 404, check the Base URL in the credential: it should be the service's address, e.g. https://api.example.com.";
 
 async function run(parameters: INodeParameters, extra: Partial<RunOptions> = {}) {
 	return await runNode({
@@ -56,6 +60,14 @@ describe('HTTP failures become errors a user can act on', () => {
 		expect(contact.error?.message).toBe(
 			'No segment contact with ID "contact-42" was found (HTTP 404)',
 		);
+		expect(contact.error?.description).toBe('Contact not found');
+
+		sim().failNext({ status: 404 });
+		const silent = await run(segmentContactParameters);
+		expect(silent.error?.message).toBe(
+			'No segment contact with ID "contact-42" was found (HTTP 404)',
+		);
+		expect(silent.error?.description).toBeUndefined();
 	});
 
 	it('404 without an id points at the Base URL', async () => {
@@ -64,6 +76,65 @@ describe('HTTP failures become errors a user can act on', () => {
 		expect(error?.message).toBe(
 			'The service has no GET /api/v1/user/listAssistant (HTTP 404): check the Base URL in the credential',
 		);
+		// The simulator's default body, { message: 'Not Found' }, repeats the status: no reason of its own.
+		expect(error?.description).toBe(
+			"The Base URL should be the service's address, e.g. https://api.example.com. The service said: Not Found",
+		);
+
+		// A Base URL that is not the API: the server's 404 for an unknown path says only "Not found".
+		const elsewhere = await runNode({
+			parameters: listAssistants,
+			credentials: { apiKey: API_KEY, baseUrl: `${sim().url}/v2` },
+		});
+		expect(elsewhere.error?.message).toBe(
+			'The service has no GET /api/v1/user/listAssistant (HTTP 404): check the Base URL in the credential',
+		);
+		expect(sim().requests.map((request) => request.path)).toEqual([
+			'/api/v1/user/listAssistant',
+			'/v2/api/v1/user/listAssistant',
+		]);
+
+		// A web server's 404 page is no reason of the service's either.
+		sim().failNext({
+			status: 404,
+			rawBody: '<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>',
+			headers: { 'content-type': 'text/html' },
+		});
+		const page = await run(listAssistants);
+		expect(page.error?.message).toBe(
+			'The service has no GET /api/v1/user/listAssistant (HTTP 404): check the Base URL in the credential',
+		);
+	});
+
+	it("404 with the service's own reason leads with it, then says when the Base URL may be wrong", async () => {
+		sim().failNext({ status: 404, body: { message: 'Assistant not found' } });
+		const { error } = await run(playgroundCallParameters);
+		expect(error?.message).toBe(
+			'The service found nothing for POST /api/v1/playground/call (HTTP 404): Assistant not found',
+		);
+		expect(error?.description).toBe(BASE_URL_HINT);
+		// Refused: never sent again.
+		expect(sim().requests.map((request) => [request.method, request.path])).toEqual([
+			['POST', '/api/v1/playground/call'],
+		]);
+	});
+
+	it("as a tool, the model reads the service's reason first", async () => {
+		sim().failNext({ status: 404, body: { error: { message: 'Dialer dialer-7 not found' } } });
+		const [answer] = await callAsTool({
+			parameters: {
+				...playgroundCallParameters,
+				dialerId: "={{ $fromAI('dialer_id', 'The dialer', 'string') }}",
+			},
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+			calls: [{ dialer_id: 'dialer-7' }],
+		});
+		expect(JSON.parse(answer)).toEqual([
+			{
+				error: `The service found nothing for POST /api/v1/playground/call (HTTP 404): Dialer dialer-7 not found\n\nDetails: ${BASE_URL_HINT}`,
+			},
+		]);
+		expect(sim().requests).toHaveLength(1);
 	});
 
 	it("400 and 422 carry the service's own message", async () => {

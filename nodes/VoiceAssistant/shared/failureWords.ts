@@ -1,6 +1,6 @@
 // The words of a failed attempt, for each way an attempt ends (failureModel decides whether it was
 // sent again; this file only says so), built so that n8n keeps them, and without the key.
-import type { INode } from 'n8n-workflow';
+import type { DeclarativeRestApiSettings, INode } from 'n8n-workflow';
 import { isHtml, methodOf, ruleOf, type AttemptFailure, type FailureEnd } from './failureModel';
 import { PLAIN_HTTP_ANSWER, type Phase } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
@@ -24,14 +24,7 @@ interface FailureContext {
 }
 
 export function failureContext(
-	options: {
-		method?: string;
-		url?: unknown;
-		baseURL?: unknown;
-		qs?: { id?: unknown };
-		timeout?: number;
-		proxy?: { host?: string; port?: number; protocol?: string };
-	},
+	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	attempts: number,
 ): FailureContext {
 	const { qs, proxy } = options;
@@ -55,7 +48,8 @@ function mayHaveDone(path: string): string {
 }
 
 /** A duration as a person reads it: 240 ms, 1.5 s. */
-const spoken = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 100) / 10} s`);
+const spoken = (ms: number) =>
+	ms < 1000 ? `${Math.round(ms)} ms` : `${Math.round(ms / 100) / 10} s`;
 
 const NOUN_BY_PATH: Array<[RegExp, string]> = [
 	[/knowledgeBase/, 'knowledge base'],
@@ -76,6 +70,25 @@ const REFUSED: Partial<Record<Phase, (failure: AttemptFailure) => [string, strin
 		' With N8N_SSRF_PROTECTION_ENABLED, n8n refuses addresses in its blocked ranges: allow the host with N8N_SSRF_ALLOWED_HOSTNAMES or its addresses with N8N_SSRF_ALLOWED_IP_RANGES.',
 	],
 };
+
+/** A 404: an update's record; else the service's own reason first (a page or "Not Found" is none). */
+function notFound({ failure, context: { method, path, id }, said }: Facts): Words {
+	const noun = NOUN_BY_PATH.find(([pattern]) => pattern.test(path))?.[1];
+	const noReason =
+		isHtml(failure.body, failure.headers) || /^(404 )?not found\.?$/i.test(said ?? '');
+	const reason = noReason ? undefined : said;
+	if (noun && id !== undefined)
+		return { message: `No ${noun} with ID "${id}" was found (HTTP 404)`, description: reason };
+	if (reason)
+		return {
+			message: `The service found nothing for ${method} ${path} (HTTP 404): ${reason}`,
+			description: `If every request answers HTTP 404, check the Base URL in the credential: it should be the service's address, e.g. https://api.example.com.`,
+		};
+	return {
+		message: `The service has no ${method} ${path} (HTTP 404): check the Base URL in the credential`,
+		description: `The Base URL should be the service's address, e.g. https://api.example.com.${said ? ` The service said: ${said}` : ''}`,
+	};
+}
 
 /** The words for each way an attempt fails. */
 const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
@@ -135,26 +148,15 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 			description: 'Redirects are not followed, so the API key is never sent to another address.',
 		};
 	},
-	'client-error': ({ failure: { status }, context, said }) => {
-		if (status === 401 || status === 403) {
+	'client-error': (facts) => {
+		const { status } = facts.failure;
+		const { said } = facts;
+		if (status === 401 || status === 403)
 			return {
 				message: `The service refused the API key (HTTP ${status}): check the API Key in the "Voice Assistant API" credential`,
 				description: said && `The service said: ${said}`,
 			};
-		}
-		const noun = NOUN_BY_PATH.find(([pattern]) => pattern.test(context.path))?.[1];
-		if (status === 404 && noun && context.id !== undefined) {
-			return {
-				message: `No ${noun} with ID "${context.id}" was found (HTTP 404)`,
-				description: said,
-			};
-		}
-		if (status === 404) {
-			return {
-				message: `The service has no ${context.method} ${context.path} (HTTP 404): check the Base URL in the credential`,
-				description: `The Base URL should be the service's address, e.g. https://api.example.com.${said ? ` The service said: ${said}` : ''}`,
-			};
-		}
+		if (status === 404) return notFound(facts);
 		return {
 			message: `The service rejected the request (HTTP ${status})${said ? `: ${said}` : ''}`,
 			description: said ? undefined : 'The service gave no reason.',
@@ -185,12 +187,8 @@ function describeFailure(
 				'Nothing more was sent for this item. Raise "Max Retry Wait" under Options (at most an hour), or run it again later.',
 		};
 	}
-	const words = WORDS[failure.end]({
-		failure,
-		context,
-		said: serviceMessage(failure.body, secret),
-		retried,
-	});
+	const said = serviceMessage(failure.body, secret);
+	const words = WORDS[failure.end]({ failure, context, said, retried });
 	if (!ruleOf(failure.end, context.method).remember) return words;
 	// The service may have acted on it: the table says it is never sent again in this execution.
 	return {
