@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 import { createSimulator, type Simulator } from './simulator';
 import { useSimulator } from './helpers/simulator';
-import { runNode } from './helpers/runNode';
+import { callAsTool, runNode } from './helpers/runNode';
 import {
 	API_KEY,
 	knowledgeBaseListParameters,
@@ -26,6 +26,10 @@ async function expectRejected(
 	expect(outputs).toEqual([]);
 	expect(sim().requests).toHaveLength(0);
 }
+
+/** What every error of a credential that breaks its own rules says after its rule. */
+const CREDENTIAL_TO_FIX =
+	'Nothing was sent for this item. A person must fix the credential "Test account" in n8n: no change to the input or to the arguments of a tool call can.';
 
 const kbJson = (json: unknown): INodeParameters => ({
 	...knowledgeBaseListParameters,
@@ -200,8 +204,9 @@ describe('invalid input fails with the field, the rule and the item, and sends n
 			credentials: { apiKey: API_KEY, baseUrl },
 		});
 		expect(error?.message).toBe(
-			`Invalid input: "Base URL" in the credential ${rule}${rule.includes('password') ? ': put the API key in the API Key field' : ''} [item 0]`,
+			`The credential "Test account" cannot be used: "Base URL" in the credential ${rule}${rule.includes('password') ? ': put the API key in the API Key field' : ''}`,
 		);
+		expect(error?.description).toBe(CREDENTIAL_TO_FIX);
 		expect(error?.message).not.toContain('secret');
 	});
 });
@@ -415,7 +420,10 @@ describe('the Base URL of the credential', () => {
 			parameters: getMany,
 			credentials: { apiKey: API_KEY, baseUrl: baseUrl(sim().url) },
 		});
-		expect(error?.message).toBe(`Invalid input: "Base URL" in the credential ${rule} [item 0]`);
+		expect(error?.message).toBe(
+			`The credential "Test account" cannot be used: "Base URL" in the credential ${rule}`,
+		);
+		expect(error?.description).toBe(CREDENTIAL_TO_FIX);
 		expect(sim().requests).toHaveLength(0);
 	});
 
@@ -434,7 +442,7 @@ describe('the Base URL of the credential', () => {
 				credentials: { apiKey: API_KEY, baseUrl: elsewhere.url },
 			});
 			expect(error?.message).toBe(
-				'Invalid input: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential [item 0]',
+				'The credential "Test account" cannot be used: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential',
 			);
 			expect(elsewhere.requests).toHaveLength(0);
 		});
@@ -468,4 +476,110 @@ describe('the Base URL of the credential', () => {
 			expect(sim().requests).toHaveLength(1);
 		},
 	);
+});
+
+describe('as a tool (an AI Agent or an MCP client): the words name no item, the rest is the same', () => {
+	const contactTool = {
+		...segmentContactParameters,
+		contactFirstName: "={{ $fromAI('first_name', 'First name', 'string') }}",
+	};
+
+	it("an invalid argument names the field and the rule, not n8n's item 0", async () => {
+		const [answer] = await callAsTool({
+			parameters: contactTool,
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+			calls: [{ first_name: '' }],
+		});
+		expect(JSON.parse(answer)).toEqual([
+			{
+				error:
+					'Invalid input: "first_name" (First Name) is required\n\n' +
+					'Details: Nothing was sent for this item. Problems found:\n- "first_name" (First Name) is required',
+			},
+		]);
+		expect(sim().requests).toHaveLength(0);
+
+		// The same input in a run over items names its item, as before.
+		await expectRejected(
+			{ ...segmentContactParameters, contactFirstName: '={{ "" }}' },
+			'Invalid input: "first_name" (First Name) is required [item 0]',
+		);
+	});
+
+	it('a problem of the Options reads the same: Invalid input, naming the option', async () => {
+		const [answer] = await callAsTool({
+			parameters: { ...contactTool, options: { maxRetries: '={{ "x" }}' } },
+			credentials: { apiKey: API_KEY, baseUrl: sim().url },
+			calls: [{ first_name: 'Grace' }],
+		});
+		expect(JSON.parse(answer)).toEqual([
+			{
+				error:
+					'Invalid input: "Max Retries" (Options) must be a number\n\n' +
+					'Details: Nothing was sent for this item. Problems found:\n- "Max Retries" (Options) must be a number',
+			},
+		]);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
+
+describe('a credential that breaks its own rules: not Invalid input, a person must fix it', () => {
+	const getMany = { resource: 'assistant', operation: 'getAll' };
+	const rateLimit = (perSecond: number) => ({
+		apiKey: API_KEY,
+		baseUrl: sim().url,
+		rateLimit: perSecond,
+		rateLimitUnit: 'second',
+	});
+	const negativeRate =
+		'"Rate Limit" in the credential must be a positive number of requests (0: no limit), not -1';
+
+	it('a negative Rate Limit names the credential, the field and the rule; nothing is sent', async () => {
+		const { error } = await runNode({
+			parameters: segmentContactParameters,
+			credentials: rateLimit(-1),
+			credentialName: 'Voice account (EU)',
+		});
+		expect(error?.message).toBe(
+			`The credential "Voice account (EU)" cannot be used: ${negativeRate}`,
+		);
+		expect(error?.description).toBe(
+			CREDENTIAL_TO_FIX.replace('Test account', 'Voice account (EU)'),
+		);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('as a tool, the model reads that the credential, not its arguments, must change', async () => {
+		const [answer] = await callAsTool({
+			parameters: {
+				...segmentContactParameters,
+				contactFirstName: "={{ $fromAI('first_name', 'First name', 'string') }}",
+			},
+			credentials: { apiKey: API_KEY, baseUrl: `${sim().url}?tenant=a` },
+			calls: [{ first_name: 'Grace' }],
+		});
+		expect(JSON.parse(answer)).toEqual([
+			{
+				error:
+					'The credential "Test account" cannot be used: "Base URL" in the credential must not contain a query string (?…): enter only the address, e.g. https://api.example.com\n\n' +
+					`Details: ${CREDENTIAL_TO_FIX}`,
+			},
+		]);
+		expect(sim().requests).toHaveLength(0);
+	});
+
+	it('under On Error: Continue, every item gets the same error', async () => {
+		const { outputs, error } = await runNode({
+			parameters: getMany,
+			items: [{ json: {} }, { json: {} }],
+			continueOnFail: true,
+			credentials: rateLimit(-1),
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json)).toEqual([
+			{ error: `The credential "Test account" cannot be used: ${negativeRate}` },
+			{ error: `The credential "Test account" cannot be used: ${negativeRate}` },
+		]);
+		expect(sim().requests).toHaveLength(0);
+	});
 });

@@ -283,7 +283,7 @@ describe.each(requestedVersions())('n8n %s: the node as an AI Agent tool', (vers
 					[
 						{
 							error:
-								'Invalid input: "phone" (Phone) must not be blank [item 0]\n\n' +
+								'Invalid input: "phone" (Phone) must not be blank\n\n' +
 								'Details: Nothing was sent for this item. Problems found:\n- "phone" (Phone) must not be blank',
 						},
 					],

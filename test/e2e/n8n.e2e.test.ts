@@ -780,7 +780,7 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 			const { status, run } = await execute('vaE2ePlainHttp');
 			expect(status).toBe('error');
 			expect(run.data.resultData.error?.message).toBe(
-				'Invalid input: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential [item 0]',
+				'The credential "Voice Assistant (plain http elsewhere)" cannot be used: "Base URL" in the credential uses plain http:// to another machine, which would send the API key unencrypted: use https://, or tick "Allow Unencrypted HTTP" in the credential',
 			);
 			expect(await requests()).toEqual([]);
 		});

@@ -37,7 +37,19 @@ export const RULES = {
 	pair: 'must be an object with a question and an answer',
 	language: `must be one of: ${KNOWLEDGE_BASE_LANGUAGES.join(', ')}`,
 	emptyId: 'must not be empty',
+	/** A number given for a text that a number cannot hold exactly (beyond 2^53 - 1). */
+	inexact: (n: number) =>
+		`is the number ${n}, which has more digits than a number holds exactly (over 9007199254740991), so its last digits may already be wrong: pass it as text, as its source has it (a JSON string, or $fromAI() with the type 'string'), not String() of this number`,
 };
+
+/** The rule a number breaks in a text field that takes no numbers. */
+const numberInText = (n: number) =>
+	Math.abs(n) > Number.MAX_SAFE_INTEGER ? RULES.inexact(n) : RULES.text;
+
+/** An integer beyond what a number holds exactly (|n| > 2^53 - 1), as JSON.parse gives it. */
+export const inexactInteger = fc
+	.tuple(fc.double({ min: 2 ** 53, max: Number.MAX_VALUE, noNaN: true }), fc.boolean())
+	.map(([n, negative]) => (negative ? -n : n));
 
 const asGiven = (arbitrary: fc.Arbitrary<unknown>): fc.Arbitrary<Given> =>
 	arbitrary.map((value) => ({ given: value, sent: value }));
@@ -237,7 +249,9 @@ export const textDefect = (numbersAreText: boolean): fc.Arbitrary<Defect> =>
 		),
 		blank.map((value) => ({ value, rule: RULES.blank })),
 		notText.map((value) => ({ value, rule: RULES.text })),
-		...(numbersAreText ? [] : [finiteNumber.map((value) => ({ value, rule: RULES.text }))]),
+		...(numbersAreText
+			? []
+			: [finiteNumber.map((value) => ({ value, rule: numberInText(value) }))]),
 	);
 
 /** Segment Contact's optional text fields (email included: its format is the service's to judge). */

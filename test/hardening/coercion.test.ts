@@ -5,6 +5,8 @@
  */
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
+import { callAsTool } from '../helpers/runNode';
+import { playgroundCallParameters, segmentContactParameters } from '../helpers/fixtures';
 import {
 	fromItem,
 	getManyParameters,
@@ -35,6 +37,13 @@ async function ask(parameters: INodeParameters, args: IDataObject) {
 		items: [{ json: { query: args } }],
 	});
 }
+
+/** A CRM's 19-digit record id as a number: 4150868000000224005 is 4150868000000224000 once parsed. */
+const CRM_ID = Number('4150868000000224005');
+
+/** The rule a number breaks in a text field when a number cannot hold it exactly, as it reads it. */
+const inexact = (digits: string) =>
+	`is the number ${digits}, which has more digits than a number holds exactly (over 9007199254740991), so its last digits may already be wrong: pass it as text, as its source has it (a JSON string, or $fromAI() with the type 'string'), not String() of this number`;
 
 const OPERATIONS = {
 	'Playground Call': {
@@ -202,6 +211,54 @@ describe.each([
 		[{ question: 'Q', answer: 42 }],
 		'"data[0].answer" (Questions and Answers) must be text',
 	],
+	// A number beyond what a number holds exactly: JSON.parse already changed its last digits.
+	['Segment Contact', 'id', CRM_ID, `"Contact ID" ${inexact('4150868000000224000')}`],
+	['Knowledge Base', 'id', -CRM_ID, `"Knowledge Base ID" ${inexact('-4150868000000224000')}`],
+	[
+		'Playground Call',
+		'assistant_id',
+		CRM_ID,
+		`"assistant_id" (Assistant) ${inexact('4150868000000224000')}`,
+	],
+	[
+		'Playground Call',
+		'dialer_id',
+		2 ** 53,
+		`"dialer_id" (Dialer ID) ${inexact('9007199254740992')}`,
+	],
+	['Playground Call', 'first_name', 1e21, `"first_name" (First Name) ${inexact('1e+21')}`],
+	[
+		'Playground Call',
+		'phone_number',
+		CRM_ID,
+		`"phone_number[0]" (Phone Numbers) ${inexact('4150868000000224000')}`,
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		['+14155550100', CRM_ID],
+		`"phone_number[1]" (Phone Numbers) ${inexact('4150868000000224000')}`,
+	],
+	[
+		'Playground Call',
+		'phone_number',
+		'[14155550100, 4150868000000224005]',
+		`"phone_number[1]" (Phone Numbers) ${inexact('4150868000000224000')}`,
+	],
+	['Segment Contact', 'phone', CRM_ID, `"phone" (Phone) ${inexact('4150868000000224000')}`],
+	[
+		'Segment Contact',
+		'description',
+		CRM_ID,
+		`"description" (Description) ${inexact('4150868000000224000')}`,
+	],
+	['Knowledge Base', 'title', CRM_ID, `"title" (Title) ${inexact('4150868000000224000')}`],
+	[
+		'Knowledge Base',
+		'data',
+		[{ question: CRM_ID, answer: 'A' }],
+		`"data[0].question" (Questions and Answers) ${inexact('4150868000000224000')}`,
+	],
 ] as Array<[Operation, string, unknown, string]>)(
 	'%s: %s = %j',
 	(operation, field, given, problem) => {
@@ -213,6 +270,74 @@ describe.each([
 		});
 	},
 );
+
+describe('a number a text field gets that a number cannot hold exactly', () => {
+	const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
+	const refused = (field: string) =>
+		`Invalid input: ${field} ${inexact('4150868000000224000')}\n\nDetails: Nothing was sent for this item. Problems found:\n- ${field} ${inexact('4150868000000224000')}`;
+
+	it('as a tool: the model reads the field, the rule and the fix; nothing is sent', async () => {
+		const contact = await callAsTool({
+			parameters: {
+				...segmentContactParameters,
+				contactId: "={{ $fromAI('contact_id', 'The CRM record id', 'number') }}",
+			},
+			credentials: credentials(),
+			// The largest a number holds exactly is still its digits.
+			calls: [{ contact_id: CRM_ID }, { contact_id: Number.MAX_SAFE_INTEGER }],
+		});
+		// The Knowledge Base ID is sent by n8n's routing as the `id` query parameter.
+		const knowledgeBase = await callAsTool({
+			parameters: {
+				...knowledgeBaseJsonFromItem('update'),
+				knowledgeBaseId: "={{ $fromAI('id', 'The knowledge base', 'number') }}",
+				title: 'FAQ',
+				language: 'en',
+				questionsAndAnswersJson: '[{"question": "Q", "answer": "A"}]',
+			},
+			credentials: credentials(),
+			calls: [{ id: CRM_ID }],
+		});
+		const call = await callAsTool({
+			parameters: {
+				...playgroundCallParameters,
+				dialerId: "={{ $fromAI('dialer_id', 'The dialer', 'number') }}",
+			},
+			credentials: credentials(),
+			calls: [{ dialer_id: CRM_ID }],
+		});
+		expect([...contact, ...knowledgeBase, ...call].map((answer) => JSON.parse(answer))).toEqual([
+			[{ error: refused('"Contact ID"') }],
+			[{ id: '9007199254740991', message: 'Contact updated successfully.' }],
+			[{ error: refused('"Knowledge Base ID"') }],
+			[{ error: refused('"dialer_id" (Dialer ID)') }],
+		]);
+		expect(sim().requests.map((request) => request.query.id)).toEqual(['9007199254740991']);
+	});
+
+	it('Dry Run shows the problem, with the number as it arrived', async () => {
+		const { outputs, error } = await run(sim(), API_KEY, {
+			parameters: { ...segmentContactFromItem, dryRun: true },
+			items: [{ json: { ...OPERATIONS['Segment Contact'].args, id: CRM_ID } }],
+		});
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json)).toEqual([
+			{
+				dryRun: true,
+				valid: false,
+				problems: [
+					{
+						field: 'Contact ID',
+						rule: inexact('4150868000000224000'),
+						value: 4150868000000224000,
+						message: `"Contact ID" ${inexact('4150868000000224000')}`,
+					},
+				],
+			},
+		]);
+		expect(sim().requests).toHaveLength(0);
+	});
+});
 
 describe('JSON text that is not JSON', () => {
 	it('is refused, saying where it stops parsing', async () => {

@@ -17,7 +17,7 @@ import {
 	type OperationSpec,
 } from './operations';
 import { getManyParameters, recorded, run, sortSent, useSimulator } from './support';
-import type { Defect } from './arbitraries';
+import { RULES, inexactInteger, type Defect } from './arbitraries';
 
 const API_KEY = 'test-key-properties';
 const SEED = 20251125;
@@ -153,6 +153,42 @@ describe.each(BODY_OPERATIONS.map((spec) => [spec.name, spec] as const))('%s', (
 	});
 });
 
+describe('a number a text field gets that a number cannot hold exactly (beyond 2^53 - 1)', () => {
+	/** Every text field of every operation, the record ids included (a knowledge base's language and pairs are no text). */
+	const textFields = BODY_OPERATIONS.flatMap((spec) =>
+		spec.fields
+			.filter((field) => field.key !== 'language' && field.key !== 'data')
+			.map((field) => ({ spec, field })),
+	);
+
+	it('in any text field of any operation, the ids included, is refused naming the field, the rule and the fix; nothing is sent', async () => {
+		await fc.assert(
+			fc.asyncProperty(
+				fc
+					.constantFrom(...textFields)
+					.chain(({ spec, field }) =>
+						fc.tuple(fc.constant({ spec, field }), spec.valid, inexactInteger),
+					),
+				async ([{ spec, field }, row, n]) => {
+					sim().reset();
+					const json = { ...row.json, [field.key]: n };
+					const { error } = await run(sim(), API_KEY, {
+						parameters: spec.parameters,
+						items: [{ json }],
+					});
+					// One number given for the Phone Numbers is a list of one.
+					const at = field.key === 'phone_number' ? '[0]' : undefined;
+					expect(error?.message).toBe(
+						expectedMessage(field, { value: n, rule: RULES.inexact(n), at }, 0),
+					);
+					expect(sim().requests).toHaveLength(0);
+				},
+			),
+			{ seed: SEED, numRuns: 40 },
+		);
+	});
+});
+
 describe('a Base URL with a user name or password in it', () => {
 	const credentialUrl = fc
 		.tuple(
@@ -183,7 +219,7 @@ describe('a Base URL with a user name or password in it', () => {
 					const baseUrl = sim().url.replace('http://', `http://${userinfo}@`);
 					const { error } = await run(sim(), API_KEY, { parameters, baseUrl, items: [{ json }] });
 					expect(error?.message).toBe(
-						'Invalid input: "Base URL" in the credential must not contain a user name or password: put the API key in the API Key field [item 0]',
+						'The credential "Test account" cannot be used: "Base URL" in the credential must not contain a user name or password: put the API key in the API Key field',
 					);
 					expect(
 						`${error?.message} ${error?.description} ${JSON.stringify(error?.context)}`,

@@ -1,11 +1,27 @@
 // Values from expressions and AI agents ($fromAI) are not always of the declared type. These
 // helpers coerce only where the meaning is unambiguous; anything else reaches the schema as is
-// and is rejected there with a clear message.
+// and is rejected there with a clear message (a number too long to hold exactly, by its own rule).
 import type { IDataObject } from 'n8n-workflow';
 
-/** A number typed into a text field (a phone, an id) means its digits. */
-function asText(value: unknown): unknown {
-	return typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+/**
+ * A number given for a text field whose digits may not be the ones given: an integer beyond
+ * Number.MAX_SAFE_INTEGER, which JSON.parse (or an expression) already rounded (a CRM's record id
+ * 4150868000000224005 arrives as 4150868000000224000). Undefined for any other value. The words
+ * tell the fix: the text as its source has it; String() of the number keeps the wrong digits.
+ */
+export function inexactNumberRule(value: unknown): string | undefined {
+	if (typeof value !== 'number' || !Number.isFinite(value)) return undefined;
+	if (Math.abs(value) <= Number.MAX_SAFE_INTEGER) return undefined;
+	return `is the number ${value}, which has more digits than a number holds exactly (over ${Number.MAX_SAFE_INTEGER}), so its last digits may already be wrong: pass it as text, as its source has it (a JSON string, or $fromAI() with the type 'string'), not String() of this number`;
+}
+
+/**
+ * A number typed into a text field (a phone, an id) means its digits; one whose digits may be
+ * wrong (inexactNumberRule) stays a number, which the text field's check refuses with that rule.
+ */
+export function asText(value: unknown): unknown {
+	const digits = typeof value === 'number' && Number.isFinite(value) && !inexactNumberRule(value);
+	return digits ? String(value) : value;
 }
 
 /** Copies `fields` of `body` through asText. */

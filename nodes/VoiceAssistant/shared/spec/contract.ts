@@ -1,6 +1,7 @@
 /** An operation's request contract: how the body is built from what n8n's routing assembled, and checked. */
 import type { IDataObject, IExecuteSingleFunctions, IHttpRequestOptions } from 'n8n-workflow';
 import type { z } from 'zod/v4';
+import { asText, inexactNumberRule } from './coerce';
 import { check, problem, problemFromText, type FieldLabels, type Problem } from './validation';
 
 /**
@@ -27,14 +28,10 @@ export interface RequestContract {
 	checkParameters?: (context: IExecuteSingleFunctions) => string[];
 }
 
-/** The record id as sent: a number from an expression means its digits. */
-function readId(id: unknown): unknown {
-	return typeof id === 'number' ? String(id) : id;
-}
-
 function idProblem(id: unknown, label: string): Problem | undefined {
 	if (id === undefined || id === null || id === '') return problem(label, 'is required', '', id);
-	if (typeof id !== 'string') return problem(label, 'must be text', '', id);
+	if (typeof id !== 'string')
+		return problem(label, inexactNumberRule(id) ?? 'must be text', '', id);
 	if (id.trim() === '') return problem(label, 'must not be empty', '', id);
 	// Half of a surrogate pair (an id cut mid-emoji) has no UTF-8 form: the URL would carry another id.
 	if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(id))
@@ -64,7 +61,8 @@ export function buildRequest(
 	const qs: IDataObject = { ...options.qs };
 	if (made.id !== undefined) qs.id = made.id as string;
 	if (contract.idLabel) {
-		qs.id = readId(qs.id) as string;
+		// The record id as sent (by a field map, or by n8n's routing in `qs`): a number means its digits.
+		qs.id = asText(qs.id) as string;
 		const found = idProblem(qs.id, contract.idLabel);
 		if (found) problems.push(found);
 	}

@@ -2,6 +2,7 @@
 import type { INode } from 'n8n-workflow';
 import type { z } from 'zod/v4';
 import { nodeError, type NodeError } from '../nodeError';
+import { inexactNumberRule } from './coerce';
 
 export type FieldLabels = Readonly<Record<string, string>>;
 
@@ -59,7 +60,11 @@ function describeIssue(issue: z.core.$ZodIssue, labels: FieldLabels, body: unkno
 		return { message: rule, field: issue.path.length ? formatPath(issue.path) : 'body', rule };
 	}
 	const field = issue.path.length ? formatPath(issue.path) : 'body';
-	return problem(field, issue.message, labels[String(issue.path[0])], valueAt(body, issue.path));
+	const value = valueAt(body, issue.path);
+	// A number where text is expected that a number cannot hold exactly: its own rule, and the fix.
+	const inexact = issue.code === 'invalid_type' && issue.expected === 'string';
+	const rule = (inexact && inexactNumberRule(value)) || issue.message;
+	return problem(field, rule, labels[String(issue.path[0])], value);
 }
 
 type Checked<T> = { ok: true; value: T } | { ok: false; problems: Problem[] };
@@ -74,7 +79,16 @@ export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabel
 	};
 }
 
-/** The error of an invalid item: names the field, the rule and the item, and says nothing was sent. */
+/**
+ * Where the words name the item: ` [item 3]` in a run over items, nothing for a tool call (an AI
+ * Agent's or an MCP client's), whose caller knows no items. n8n runs a tool as the node's `…Tool`
+ * type, as request/n8nAdapter.ts `readLoopItem` reads it (`asTool`).
+ */
+function itemNamed(node: INode, itemIndex: number): string {
+	return node.type.endsWith('Tool') ? '' : ` [item ${itemIndex}]`;
+}
+
+/** The error of an invalid item: names the field, the rule and (but in a tool call) the item, and says nothing was sent. */
 export function invalidInputError(
 	node: INode,
 	problems: ReadonlyArray<string | Problem>,
@@ -82,7 +96,7 @@ export function invalidInputError(
 ): NodeError {
 	const texts = problems.map((each) => (typeof each === 'string' ? each : each.message));
 	const more = texts.length > 1 ? ` (and ${texts.length - 1} more)` : '';
-	return nodeError(node, `Invalid input: ${texts[0]}${more} [item ${itemIndex}]`, {
+	return nodeError(node, `Invalid input: ${texts[0]}${more}${itemNamed(node, itemIndex)}`, {
 		itemIndex,
 		description: `Nothing was sent for this item. Problems found:\n- ${texts.join('\n- ')}`,
 	});
