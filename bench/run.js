@@ -11,7 +11,8 @@
  *   npm run bench -- --quick       # N = 1,000 only
  *   npm run bench -- --big         # also 100,000 updates through our node (memory)
  *   npm run bench -- --defaults    # only the default-settings rows (latency, rate limit, chaos, one 429)
- *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those)
+ *   npm run bench -- --only=REGEX  # only the rows whose name matches (with --defaults: among those);
+ *                                  # --only=strict: the rows behind a strict service (200 in any 1,000 ms)
  *   npm run bench -- --mapping     # only the mapping rows: expressions, CRM column names
  *   npm run bench -- --chain       # only the PostgreSQL chain rows: 10,000 rows with write-back against
  *                                  # the node alone; with --big also 100,000 rows a page at a time
@@ -49,6 +50,7 @@ const { sleep } = require('../tools/processes');
 const { CREDENTIAL_TYPE } = require('../tools/package-names');
 const { exampleSql, readExample } = require('../tools/repo');
 const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = require('./workflows');
+const { strictFigures } = require('../test/helpers/strictService');
 
 /**
  * @typedef {import('../tools/simulator-process').SimulatorProcess} Sim
@@ -58,6 +60,7 @@ const { CREDENTIALS, TARGET, benchWorkflow, exampleForCli, PAGED_SUB_ID } = requ
  *   maxInFlight?: number, peakRss: number | undefined, succeeded: number, failed: number, applied: number,
  *   duplicates: number, requests?: number, byStatus?: Record<string, number>, sendingMs?: number, mostInAnySecond?: number, mostInAClockSecond?: number, failures?: Record<string, number>,
  *   executionFailed?: boolean, summaryLine?: string, logLines?: string[], synced?: number,
+ *   strict?: import('../test/helpers/strictService').StrictFigures,
  * }} Figures
  * @typedef {{ name: string, count: number, result: Figures, rate?: number }} Row
  * @typedef {(name: string, count: number, run: () => Promise<Figures>, extra?: { rate?: number }) => Promise<void>} Recorder
@@ -97,6 +100,7 @@ async function setSimulator(sim, options) {
 	await sim.setOptions({
 		latencyMs: 0,
 		rateLimit: null,
+		strictRate: null,
 		chaos: null,
 		throttleFirst: null,
 		...options,
@@ -803,7 +807,7 @@ async function capRows(sim, ctx, record) {
  */
 function capReport(rows) {
 	const lines = [];
-	for (const row of rows.filter((r) => /Rate Limit|Batching/.test(r.name))) {
+	for (const row of rows.filter((r) => /Rate Limit|Batching/.test(r.name) && !r.result.strict)) {
 		const { result } = row;
 		const throttled = result.byStatus?.[429] ?? 0;
 		const sending = result.sendingMs ?? 0;
@@ -817,6 +821,73 @@ function capReport(rows) {
 		);
 	}
 	return lines.length ? `The credential's Rate Limit:\n${lines.join('\n')}` : '';
+}
+
+/** The strict service's limit: at most this many requests accepted in any 1,000 ms. */
+const STRICT_RATE = 200;
+/** Where the start of a strict row ends: its worst second is also given from then on. */
+const STRICT_SETTLE_MS = 5_000;
+
+/**
+ * Behind a strict service (the simulator's strictRate: at most 200 requests accepted in any
+ * trailing 1,000 ms, one beyond answered 429 with Retry-After and not counted), 10,000 updates
+ * with the credential's Rate Limit at the service's 200, and with none (default settings: the
+ * rate learned from 429s). Each row also reads every request's arrival at the service.
+ * @param {Sim} sim
+ * @param {Ctx} ctx
+ * @param {Recorder} record
+ */
+async function strictRows(sim, ctx, record) {
+	const rate = STRICT_RATE;
+	const count = 10_000;
+	await setSimulator(sim, { strictRate: { perSecond: rate } });
+	/** @param {string} id @param {{ id: string, name: string }} [credential] @returns {Promise<Figures>} */
+	const strictRow = async (id, credential) => {
+		const figures = await n8nRow(ctx, sim, { id, target: 'ours', count, credential });
+		const strict = strictFigures(await sim.requests(), { settleMs: STRICT_SETTLE_MS });
+		return { ...figures, strict };
+	};
+	await record(
+		`Voice Assistant (Map Automatically), credential's Rate Limit ${rate}, strict service ${rate}/s`,
+		count,
+		async () => strictRow('oursStrictRated', await ratedCredential(ctx, sim, rate)),
+		{ rate },
+	);
+	await record(
+		`Voice Assistant (Map Automatically), defaults, strict service ${rate}/s`,
+		count,
+		() => strictRow('oursStrictDefaults'),
+		{ rate },
+	);
+}
+
+/**
+ * The strict rows against the issue's targets (the Rate Limit within 1.03 × N/R, automatic within
+ * 1.10 × N/R, at most 2% 429s), each with the node's summary line.
+ * @param {Row[]} rows
+ */
+function strictReport(rows) {
+	const lines = [];
+	for (const row of rows) {
+		const { result, rate } = row;
+		const strict = result.strict;
+		if (!strict || !rate) continue;
+		const ideal = (row.count / rate) * 1000;
+		const sending = result.sendingMs ?? 0;
+		const settle = num(strict.settleMs / 1000);
+		lines.push(
+			`${row.name}: ${result.applied} / ${row.count} applied, ${result.duplicates} twice, ${result.failed} failed; ` +
+				`whole run ${num(result.wallMs / 1000, 1)} s = ${num(result.wallMs / ideal, 3)} × N/R, ` +
+				`first request to last answer ${num(sending / 1000, 1)} s = ${num(sending / ideal, 3)} × N/R (N/R = ${num(ideal / 1000)} s); ` +
+				`429 answers ${strict.answered429} of ${strict.requests} requests (${share(strict.answered429, strict.requests)}); ` +
+				`in any 1,000 ms at the service (arrivedAt): at most ${strict.mostAcceptedInAnySecond} accepted, ${strict.mostSentInAnySecond} arrived (429s included); ` +
+				`from ${settle} s after the first arrival on: ${strict.mostAcceptedAfterSettle} accepted, ${strict.mostSentAfterSettle} arrived`,
+			`  ${result.summaryLine ?? '(no summary line)'}`,
+		);
+	}
+	return lines.length
+		? `Behind a strict service (at most ${STRICT_RATE} accepted in any 1,000 ms), n8n ${N8N_VERSION}:\n${lines.join('\n')}`
+		: '';
 }
 
 /** @type {Array<[string, string, Record<string, unknown>]>} how the node is set, its workflows' id, its options */
@@ -1023,6 +1094,7 @@ async function main() {
 			if (!defaultsOnly) await standardRows(sim, ctx, record, counts);
 			await defaultsRows(sim, ctx, record);
 			await capRows(sim, ctx, record);
+			await strictRows(sim, ctx, record);
 			await one429Rows(sim, ctx, record);
 		}
 
@@ -1038,7 +1110,7 @@ async function main() {
 
 	const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node.js ${process.version}, n8n ${N8N_VERSION}`;
 	const loadLine = `Load average (1, 5, 15 min): ${loadBefore} at the start, ${load()} at the end`;
-	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n\n${capReport(rows)}\n\n${one429Report(rows)}\n`;
+	const report = `Machine: ${machine}\n${loadLine}\n\n${table(rows)}\n\n${ratios(rows)}\n\nDefault settings on both sides:\n${defaultsReport(rows)}\n\n${mappingReport(rows)}\n\n${chainReport(rows)}\n\n${dryRunReport(rows)}\n\n${capReport(rows)}\n\n${strictReport(rows)}\n\n${one429Report(rows)}\n`;
 	log(`\n${report}`);
 	const results = path.join(__dirname, 'results');
 	fs.mkdirSync(results, { recursive: true });

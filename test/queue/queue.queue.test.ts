@@ -35,6 +35,7 @@ import {
 } from './lib/executions';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../../tools/services';
 import { ARRIVAL_SLACK_MS, mostInWindow } from '../helpers/arrivals';
+import { strictFigures, summaryLines, type StrictFigures } from '../helpers/strictService';
 
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
 const BULK_EXECUTIONS = Number(process.env.N8N_QUEUE_BULK_EXECUTIONS ?? 4);
@@ -121,6 +122,97 @@ const cappedWorkflow = workflow(
 		),
 	],
 );
+
+/**
+ * Behind a strict service (at most STRICT_RATE requests accepted in any trailing 1,000 ms, one
+ * beyond answered 429 with Retry-After and not counted): STRICT_UPDATES contact updates in all,
+ * STRICT_EXECUTIONS_PER_WORKER webhook executions per worker at once, on 2 and then on 3 workers
+ * (each an n8n process with its own admission of the account), with the credential's Rate Limit at
+ * the service's full limit on every worker, and with none (the rate learned from 429s).
+ * N8N_QUEUE_STRICT_UPDATES=10000 gives the docs' figures.
+ */
+const STRICT_RATE = 200;
+const STRICT_UPDATES = Number(process.env.N8N_QUEUE_STRICT_UPDATES ?? 2000);
+const STRICT_EXECUTIONS_PER_WORKER = 2;
+/** The worst second is judged from this long after the first arrival on (a run's start left out). */
+const STRICT_SETTLE_MS = 5_000;
+/** What holds whatever the tuning: no 429 storm, no second far above the limit once started. */
+const STRICT_MAX_429_SHARE = 0.05;
+const STRICT_MAX_SECOND = 1.5 * STRICT_RATE;
+const STRICT_WORKFLOW = 'vaQueueStrict1';
+const STRICT_CREDENTIAL = {
+	id: 'vaQueueRated200',
+	name: `Voice Assistant (simulator, ${STRICT_RATE}/s)`,
+};
+const strictWorkflow = workflow(
+	STRICT_WORKFLOW,
+	"queue: contact updates, the credential's Rate Limit at the service's limit",
+	[
+		webhookNode('va-queue-strict', '7d1f4a52-0c55-4f51-9a0e-000000000005'),
+		codeNode('Contacts', CONTACTS_CODE),
+		voiceAssistant(
+			'Update contacts',
+			{ resource: 'segmentContact', operation: 'update', mappingMode: 'auto', options: {} },
+			{ credentials: { [CREDENTIAL_TYPE]: STRICT_CREDENTIAL } },
+		),
+	],
+);
+/** The rows: 2 workers then 3, each with the credential's Rate Limit at the full limit and with none. */
+const STRICT_ROWS = [2, 3].flatMap((workers) => [
+	{ workers, rateLimit: STRICT_RATE as number | undefined, webhookPath: 'va-queue-strict' },
+	{ workers, rateLimit: undefined, webhookPath: 'va-queue-contacts' },
+]);
+type StrictRow = (typeof STRICT_ROWS)[number];
+
+/** `total` split into `parts` different counts (a run's summary line names its count of items). */
+function distinctCounts(total: number, parts: number): number[] {
+	const base = Math.floor((total - (parts * (parts - 1)) / 2) / parts);
+	const counts = Array.from({ length: parts }, (_, k) => base + k);
+	counts[parts - 1] += total - counts.reduce((sum, count) => sum + count, 0);
+	return counts;
+}
+
+interface StrictFiguresRow {
+	workers: number;
+	rateLimit: string;
+	executions: number;
+	updates: number;
+	applied: number;
+	appliedTwice: number;
+	statuses: string[];
+	firstToLastSeconds: number;
+	wallSeconds: number;
+	shareOfLimit: number;
+	service: StrictFigures;
+	executionsPerWorker: Record<string, number>;
+	executionSeconds: number[];
+	summaries: Array<{ worker: string; items: number; line: string }>;
+}
+
+/** The strict rows as a table, each execution's summary line below it. */
+function strictTable(version: string, rows: StrictFiguresRow[]): string {
+	const percent = (share: number) => `${(100 * share).toFixed(2)}%`;
+	const lines = [
+		`n8n ${version} behind a strict service (at most ${STRICT_RATE} accepted in any 1,000 ms), latency 0:`,
+		'| workers | Rate Limit | executions | updates | first request to last answer (s) | wall (s) | throughput / limit | 429s | most in any 1,000 ms from 5 s on: arrived / accepted | most in any 1,000 ms: arrived / accepted |',
+		'|---|---|---|---|---|---|---|---|---|---|',
+		...rows.map(
+			(row) =>
+				`| ${row.workers} | ${row.rateLimit} | ${row.executions} (${Object.entries(
+					row.executionsPerWorker,
+				)
+					.map(([worker, n]) => `${worker}: ${n}`)
+					.join(
+						', ',
+					)}) | ${row.applied} / ${row.updates} (${row.appliedTwice} twice) | ${row.firstToLastSeconds} | ${row.wallSeconds} | ${row.shareOfLimit.toFixed(3)} | ${row.service.answered429} of ${row.service.requests} (${percent(row.service.share429)}) | ${row.service.mostSentAfterSettle} / ${row.service.mostAcceptedAfterSettle} | ${row.service.mostSentInAnySecond} / ${row.service.mostAcceptedInAnySecond} |`,
+		),
+	];
+	for (const row of rows) {
+		lines.push(`${row.workers} workers, Rate Limit ${row.rateLimit}:`);
+		for (const { worker, line } of row.summaries) lines.push(`  ${worker}: ${line}`);
+	}
+	return lines.join('\n');
+}
 
 function readCallExample(): Workflow {
 	return readExample(CALLS_EXAMPLE);
@@ -233,6 +325,8 @@ describe.each(queueVersions())(
 		let cluster: Cluster;
 		let executions: Executions;
 		const figures: Record<string, unknown> = { version };
+		/** The rows behind the strict service, printed as a table at the end. */
+		const strictRows: StrictFiguresRow[] = [];
 		/** Executions whose worker was killed, and a watch until n8n marks them finished. */
 		const crashed: Array<{
 			scenario: string;
@@ -340,6 +434,103 @@ describe.each(queueVersions())(
 
 		const seconds = (ms: number) => Math.round(ms / 100) / 10;
 
+		/**
+		 * One row behind the strict service: its executions posted at once over `workers` live
+		 * workers (a replacement started when fewer are alive), figures read and printed, then what
+		 * holds whatever the tuning checked.
+		 */
+		async function strictRun({ workers, rateLimit, webhookPath }: StrictRow): Promise<void> {
+			const alive = () => cluster.workers.filter((worker) => !worker.killed);
+			while (alive().length < workers) await cluster.startWorker({ ownUserFolder: true });
+			const live = alive();
+			expect(live.map((worker) => worker.name)).toHaveLength(workers);
+			const counts = distinctCounts(STRICT_UPDATES, workers * STRICT_EXECUTIONS_PER_WORKER);
+			const tag = `strict${workers}${rateLimit ? 'r' : 'a'}`;
+			const batches = counts.map((count, k) => ({
+				batch: `${tag}-${k}`,
+				count,
+				phonePrefix: `+1556${k}`,
+			}));
+			const logFrom = live.map((worker) => worker.proc.readStdout().length);
+			await sim().reset();
+			await sim().setOptions({
+				rateLimit: null,
+				latencyMs: 0,
+				strictRate: { perSecond: STRICT_RATE },
+			});
+			let ids: string[];
+			let finished: ExecutionRow[];
+			const posted = Date.now();
+			try {
+				const after = await executions.lastId();
+				expect(await Promise.all(batches.map((batch) => post(webhookPath, batch)))).toEqual(
+					batches.map(() => 200),
+				);
+				ids = (await executions.waitForNew(after, batches.length)).map((row) => row.id);
+				finished = await executions.waitForFinished(ids);
+			} finally {
+				await sim().setOptions({ strictRate: null });
+			}
+			const wall = Date.now() - posted;
+
+			const [summary, ledger, received] = await Promise.all([
+				sim().summary(),
+				sim().ledger(),
+				sim().requests(),
+			]);
+			const byWorker = cluster.executionsByWorker();
+			const ran = ids.map((id) => byWorker[id]);
+			const summaries = live.flatMap((worker, i) =>
+				summaryLines(worker.proc.readStdout().slice(logFrom[i])).map(({ items, line }) => ({
+					worker: worker.name,
+					items,
+					line,
+				})),
+			);
+			const firstToLast = (summary.lastAt ?? 0) - (summary.firstAt ?? 0);
+			const appliedOnce = Object.keys(ledger.countsByKey).length;
+			const row: StrictFiguresRow = {
+				workers,
+				rateLimit: rateLimit ? `${rateLimit}/s on each worker` : 'none',
+				executions: ids.length,
+				updates: STRICT_UPDATES,
+				applied: appliedOnce,
+				appliedTwice: summary.duplicatedChanges,
+				statuses: finished.map((row) => row.status),
+				firstToLastSeconds: seconds(firstToLast),
+				wallSeconds: seconds(wall),
+				shareOfLimit: firstToLast > 0 ? (appliedOnce * 1000) / firstToLast / STRICT_RATE : 0,
+				service: strictFigures(received, { settleMs: STRICT_SETTLE_MS }),
+				executionsPerWorker: Object.fromEntries(
+					[...new Set(ran)].sort().map((name) => [name, ran.filter((w) => w === name).length]),
+				),
+				executionSeconds: finished.map((row) =>
+					seconds((row.stoppedAt as number) - (row.startedAt as number)),
+				),
+				summaries,
+			};
+			strictRows.push(row);
+			figures.strict = strictRows;
+			process.stdout.write(`[queue] ${strictTable(version, [row])}\n`);
+
+			expect(finished.map((row) => row.status)).toEqual(ids.map(() => 'success'));
+			expect(Object.keys(ledger.countsByKey).sort()).toEqual(
+				batches
+					.flatMap(contactIds)
+					.map((id) => `segment.contact.update:${id}`)
+					.sort(),
+			);
+			expect(Object.values(ledger.countsByKey).filter((count) => count !== 1)).toEqual([]);
+			expect(ran.filter((name) => !/^worker-\d$/.test(name ?? ''))).toEqual([]);
+			expect(new Set(ran).size).toBe(workers);
+			expect(received.filter((request) => request.status !== 429).flatMap(specProblems)).toEqual(
+				[],
+			);
+			expect(summaries.map(({ items }) => items).sort()).toEqual([...counts].sort((a, b) => a - b));
+			expect(row.service.share429).toBeLessThan(STRICT_MAX_429_SHARE);
+			expect(row.service.mostSentAfterSettle).toBeLessThanOrEqual(STRICT_MAX_SECOND);
+		}
+
 		beforeAll(async () => {
 			const tarball = process.env.VA_E2E_TARBALL as string;
 			const log = (line: string) => process.stdout.write(`[queue] ${line}\n`);
@@ -359,6 +550,11 @@ describe.each(queueVersions())(
 						data: { ...simulatorCredential(sim().url).data, rateLimit: CAP_PER_SECOND },
 					},
 					{
+						...STRICT_CREDENTIAL,
+						type: CREDENTIAL_TYPE,
+						data: { ...simulatorCredential(sim().url).data, rateLimit: STRICT_RATE },
+					},
+					{
 						...WEBHOOK_NODE.credentials?.httpHeaderAuth,
 						type: 'httpHeaderAuth',
 						data: WEBHOOK_HEADER,
@@ -367,12 +563,20 @@ describe.each(queueVersions())(
 				workflows: [
 					bulkWorkflow,
 					cappedWorkflow,
+					strictWorkflow,
 					callsWorkflow(),
 					dryCallsWorkflow(),
 					WEBHOOK_EXAMPLE,
 					scheduledWorkflow(),
 				],
-				publish: [BULK_WORKFLOW, CAPPED_WORKFLOW, CALLS_WORKFLOW, DRY_WORKFLOW, WEBHOOK_EXAMPLE.id],
+				publish: [
+					BULK_WORKFLOW,
+					CAPPED_WORKFLOW,
+					STRICT_WORKFLOW,
+					CALLS_WORKFLOW,
+					DRY_WORKFLOW,
+					WEBHOOK_EXAMPLE.id,
+				],
 				log,
 			});
 			executions = executionsOf(postgres as Postgres, cluster.database);
@@ -403,6 +607,7 @@ describe.each(queueVersions())(
 			process.stdout.write(
 				`[queue] n8n ${version} figures:\n${JSON.stringify(figures, null, 2)}\n`,
 			);
+			if (strictRows.length) process.stdout.write(`[queue] ${strictTable(version, strictRows)}\n`);
 		});
 
 		test('a playground-call execution runs on a worker: three calls, each once, as the spec says', async () => {
@@ -714,6 +919,10 @@ describe.each(queueVersions())(
 				minimumSecondsAtRateLimit: (BULK_EXECUTIONS * BULK_CONTACTS) / RATE_LIMIT,
 			};
 		});
+
+		for (const row of STRICT_ROWS)
+			test(`behind a strict service (${STRICT_RATE} in any 1,000 ms), ${row.workers} workers, ${row.rateLimit ? `the credential's Rate Limit ${row.rateLimit} on each` : 'no Rate Limit'}: ${STRICT_UPDATES} updates each applied once, under ${STRICT_MAX_429_SHARE * 100}% answered 429, at most ${STRICT_MAX_SECOND} arriving in any 1,000 ms from ${STRICT_SETTLE_MS / 1000} s on`, () =>
+				strictRun(row));
 
 		test('the API key is in no log of main or the workers, nowhere in PostgreSQL (execution data included) and nowhere in Redis, also after a 401', async () => {
 			await sim().reset();
