@@ -9,8 +9,12 @@
  */
 import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
 import { readLoopItem } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
-import { useSimulator } from './helpers/simulator';
-import { callAsTool, nodeRuns, runNode } from './helpers/runNode';
+import { asOtherAccount, useSimulator } from './helpers/simulator';
+import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
+import { accountOf } from '../nodes/VoiceAssistant/shared/target';
+import { callAsTool, callTool, nodeRuns, runNode } from './helpers/runNode';
+import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
+import { fastClock } from './helpers/fastClock';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { captureLog, runsEnded } from './helpers/logLines';
 import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters } from './helpers/fixtures';
@@ -45,6 +49,74 @@ describe('an AI Agent tool call is a run of its own', () => {
 			['+14155550100'],
 			['+14155550100'],
 		]);
+	});
+});
+
+describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
+	const start = {
+		...playgroundCallParameters,
+		phoneNumbers: "={{ $fromAI('phone', 'The phone numbers', 'string') }}",
+	};
+
+	it.each([
+		['in the process its trigger runs in', 'mcp' as const],
+		['on a queue-mode worker', 'mcp-worker' as const],
+	])(
+		"%s: a refused or failed call is an error to the client (isError), in the node's words; an AI Agent still reads them as a result",
+		async (_where, caller) => {
+			const [refused] = await callTool({
+				parameters: start,
+				credentials: credentials(),
+				caller,
+				calls: [{ phone: '' }],
+			});
+			expect(refused.isError).toBe(true);
+			expect(refused.text).toContain(
+				'"phone_number" (Phone Numbers) must hold at least one phone number',
+			);
+			expect(refused.text).toContain('Nothing was sent');
+			expect(sim().requests).toHaveLength(0);
+			sim().failNext({ status: 404, body: { message: 'Assistant not found' } });
+			const [failed] = await callTool({
+				parameters: start,
+				credentials: credentials(),
+				caller,
+				calls: [{ phone: '+14155550100' }],
+			});
+			expect(failed.isError).toBe(true);
+			expect(failed.text).toContain('Assistant not found');
+			const [agent] = await callTool({
+				parameters: start,
+				credentials: credentials(),
+				calls: [{ phone: '' }],
+			});
+			expect(agent.isError).toBe(false);
+			expect(JSON.parse(agent.text)[0].error).toContain('must hold at least one phone number');
+		},
+	);
+
+	it('on a queue-mode worker, no request starts once its caller (n8n waits 120 s) may have given up: a 429 asking for 115 s is not waited out to the end', async () => {
+		// On a clock 100 times faster: 115 s are 1.15 s. An account of its own, quiet once the pause is over.
+		useClock(fastClock(100));
+		const quiet = { apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) };
+		try {
+			sim().failNext({ status: 429, headers: { 'retry-after': '115' } });
+			const [answer] = await callTool({
+				parameters: { ...start, options: { maxRetryWaitSeconds: 600 } },
+				credentials: quiet,
+				caller: 'mcp-worker',
+				calls: [{ phone: '+14155550100' }],
+			});
+			while (accountAdmissions.has(accountOf(quiet.baseUrl, API_KEY)))
+				await new Promise((resolve) => setTimeout(resolve, 10));
+			expect(sim().requests.map((r) => r.status)).toEqual([429]);
+			expect(answer.isError).toBe(true);
+			expect(answer.text).toMatch(
+				/Not sent again: the caller waits 120 s for this tool call \(n8n's MCP Server Trigger in queue mode\) and may have given up by now/,
+			);
+		} finally {
+			useClock(realClock);
+		}
 	});
 });
 

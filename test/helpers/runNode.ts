@@ -264,16 +264,35 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 	};
 }
 
+/** How a tool call reaches the node: an AI Agent 2's, or an MCP client's through n8n's MCP Server Trigger (in the process it runs in, or on a queue-mode worker). */
+type Caller = 'agent' | 'mcp' | 'mcp-worker';
+
 /**
- * The node as an AI Agent's tool, called the way n8n's agent calls it (n8n-core's
- * makeHandleToolInvocation: every call gets the agent's execute data, each try of a call its
- * arguments as input, Retry On Fail around each call). Returns what each call gave the model.
+ * The node's tool as n8n runs it for `caller`, one call per entry of `calls` (each the model's
+ * arguments). An AI Agent's and an MCP trigger's: n8n-core's own tool wrapper
+ * (`makeHandleToolInvocation`: a SupplyDataContext per try, the arguments as input, Retry On Fail
+ * around each call) with the caller's execute data. A queue-mode worker's (n8n 2.8+
+ * JobProcessor.invokeTool): the node's execute once, with execute data of its own whose source is
+ * null. Returns what each call gave its caller: the text, and for an MCP client whether it is an
+ * error (`isError`: the call threw, as the trigger answers it).
  */
 export async function callAsTool(
-	options: Omit<RunOptions, 'items'> & { calls: IDataObject[] },
+	options: Omit<RunOptions, 'items'> & { calls: IDataObject[]; caller?: Caller },
 ): Promise<string[]> {
+	return (await callTool(options)).map(({ text }) => text);
+}
+
+export async function callTool(
+	options: Omit<RunOptions, 'items'> & { calls: IDataObject[]; caller?: Caller },
+): Promise<Array<{ isError: boolean; text: string }>> {
+	const caller = options.caller ?? 'agent';
 	const nodeType = loadNodeType();
-	const agent = testNode({ id: 'agent-node', name: 'AI Agent', type: INPUT_TYPE, parameters: {} });
+	const agent = testNode({
+		id: 'agent-node',
+		name: caller === 'agent' ? 'AI Agent' : 'MCP Server Trigger',
+		type: caller === 'agent' ? INPUT_TYPE : '@n8n/n8n-nodes-langchain.mcpTrigger',
+		parameters: {},
+	});
 	const tool = testNode(
 		{
 			id: 'voice-assistant-tool',
@@ -307,27 +326,57 @@ export async function callAsTool(
 	} as never);
 	const additionalData = additionalDataOf(hooks, options.credentials);
 	const runExecutionData = createRunExecutionData();
-	const agentData = { node: agent, data: { main: [[{ json: {} }]] }, source: null };
+	const mode = caller === 'agent' ? 'manual' : 'webhook';
+	const callerData = { node: agent, data: { main: [[{ json: {} }]] }, source: null };
 	const cancel = new AbortController();
 	const contextFactory = (runIndex: number) =>
 		new SupplyDataContext(
 			workflow,
 			tool,
 			additionalData,
-			'manual',
+			mode,
 			runExecutionData,
 			runIndex,
 			[],
 			{},
 			'ai_tool',
-			agentData,
+			callerData,
 			[],
-			cancel.signal,
+			caller === 'agent' ? cancel.signal : undefined,
 			agent,
 		);
 	const invoke = makeHandleToolInvocation(contextFactory, tool, nodeType, runExecutionData);
-	const answers: string[] = [];
-	for (const args of options.calls) answers.push((await invoke(args)) as string);
+	const onWorker = async (args: IDataObject) => {
+		const input = [[{ json: args }]];
+		const context = new SupplyDataContext(
+			workflow,
+			tool,
+			additionalData,
+			'webhook',
+			runExecutionData,
+			0,
+			input[0],
+			{ main: input },
+			'ai_tool',
+			{ node: tool, data: { main: input }, source: null },
+			[],
+		);
+		context.addInputData('ai_tool', input);
+		const result = await (
+			nodeType.execute as (this: unknown) => Promise<INodeExecutionData[][]>
+		).call(context);
+		return JSON.stringify(result[0].map((item) => item.json));
+	};
+	const answers: Array<{ isError: boolean; text: string }> = [];
+	for (const args of options.calls) {
+		try {
+			const text = caller === 'mcp-worker' ? await onWorker(args) : await invoke(args);
+			answers.push({ isError: false, text: text as string });
+		} catch (error) {
+			if (caller === 'agent') throw error;
+			answers.push({ isError: true, text: `Error: ${(error as Error).message}` });
+		}
+	}
 	return answers;
 }
 

@@ -123,3 +123,20 @@ export function unusableCredentialError(
 		description: `${sentSoFar({ times: 0 })} A person must fix ${credential} in n8n: no change to the input or to the arguments of a tool call can.`,
 	});
 }
+
+/** The error of an item not sent (again) because its caller (an MCP client, `waitsMs` through n8n) may have given up by now. */
+export function callerGaveUpError(
+	node: INode,
+	itemIndex: number,
+	sent: SentSoFar,
+	waitsMs = 0,
+): NodeError {
+	return nodeError(
+		node,
+		`Not sent${sent.times ? ' again' : ''}: the caller waits ${waitsMs / 1000} s for this tool call (n8n's MCP Server Trigger in queue mode) and may have given up by now`,
+		{
+			itemIndex,
+			description: `${sentSoFar(sent)} A request started this late could act after its caller was told the call failed: a model that calls again would act twice.`,
+		},
+	);
+}

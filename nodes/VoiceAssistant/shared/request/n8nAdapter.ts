@@ -21,6 +21,12 @@ import { NodeOperationError } from 'n8n-workflow';
  * - base-execute-context.js keeps `inputData` and `executeData` on every item's context; the
  *   request helper (request-helper-functions.js, 2.41: request-helpers/authentication.js) aborts
  *   a request on the context's getExecutionCancelSignal().
+ * - webhook-context.js getInputConnectionData: an MCP client's tool call through n8n's MCP Server
+ *   Trigger runs inside the trigger's webhook with the trigger's executeData; the trigger
+ *   (@n8n/n8n-nodes-langchain McpServer.js, 2.x protocol/MessageFormatter.js) answers a thrown
+ *   error as `isError`, an output item as a plain result. 2.8+ in queue mode (n8n's
+ *   scaling/job-processor.js invokeTool): a worker runs the tool with executeData of its own whose
+ *   `source` is null, and main gives up after 120,000 ms (QueuedExecutionStrategy).
  * test/n8nAdapter.test.ts and test/itemLoop.test.ts (n8n-core 2.8.1 in process) and
  * test/e2e/adapter.e2e.test.ts (real n8n, every version claimed) check them.
  */
@@ -46,9 +52,12 @@ export interface LoopItem {
 	asTool: boolean;
 	/**
 	 * A failed item becomes an output item instead of failing the node: under On Error: Continue, and
-	 * for a tool (a thrown error reaches an AI Agent 2.x's model as an empty result, and ends a 3.x's run).
+	 * for an AI Agent's tool (a thrown error reaches an AI Agent 2.x's model as an empty result, and
+	 * ends a 3.x's run); never for an MCP client's (its error is the client's `isError`).
 	 */
 	failuresBecomeItems: boolean;
+	/** How long the caller waits for the call (an MCP client's through a queue-mode worker); undefined: as long as it takes. */
+	callerWaitsMs: number | undefined;
 	retryOnFail: boolean;
 }
 
@@ -117,10 +126,22 @@ function runsAsTool(node: INode): boolean {
 	return node.type.endsWith('Tool');
 }
 
+const MCP_SERVER_TRIGGER = '@n8n/n8n-nodes-langchain.mcpTrigger';
+const MCP_WORKER_CALL_MS = 120_000;
+
+/** A tool call of an MCP client: in the process its trigger runs in, or on a queue-mode worker. */
+function mcpCallOf(context: IExecuteSingleFunctions): 'trigger' | 'worker' | undefined {
+	const executeData = context.getExecuteData?.();
+	if (executeData?.node?.type === MCP_SERVER_TRIGGER) return 'trigger';
+	const own = executeData?.node?.name === context.getNode().name;
+	return own && executeData?.source === null ? 'worker' : undefined;
+}
+
 export function readLoopItem(context: IExecuteSingleFunctions): LoopItem {
 	const node = context.getNode();
 	const asTool = runsAsTool(node);
 	const continueOnFail = context.continueOnFail();
+	const mcp = asTool ? mcpCallOf(context) : undefined;
 	return {
 		node,
 		itemIndex: context.getItemIndex(),
@@ -129,7 +150,8 @@ export function readLoopItem(context: IExecuteSingleFunctions): LoopItem {
 		skipsFailedItems: LOOP_SKIPS_FAILED_ITEMS && continueOnFail,
 		cancelSignal: context.getExecutionCancelSignal?.(),
 		asTool,
-		failuresBecomeItems: continueOnFail || asTool,
+		failuresBecomeItems: mcp === undefined && (continueOnFail || asTool),
+		callerWaitsMs: mcp === 'worker' ? MCP_WORKER_CALL_MS : undefined,
 		retryOnFail: node.retryOnFail === true,
 	};
 }

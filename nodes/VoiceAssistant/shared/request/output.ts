@@ -37,21 +37,30 @@ export function outputItems(
 	});
 }
 
+/** What a model reads of an error: its message and, where they add to it, its details (as n8n words its own tools' errors). */
+function toolText({ message, description }: NodeError): string {
+	return description && !message.includes(description)
+		? `${message}\n\nDetails: ${description}`
+		: message;
+}
+
 /**
  * A failed item. Only `json.error`: n8n recognises such an item for the error output and joins
  * its input row to it through pairedItem (setting the item's `error` instead would make n8n
- * replace the joined json with the bare message). For a model the text also carries the
- * details (the service's own message, the problems of an invalid input), worded as n8n words
- * the errors of its own tools.
+ * replace the joined json with the bare message). For a model the text also carries the details.
  */
 export function errorItem(
 	{ asTool, itemIndex }: Pick<LoopItem, 'asTool' | 'itemIndex'>,
 	error: NodeError,
 ): INodeExecutionData {
-	const { message, description } = error;
-	const details = asTool && description && !message.includes(description);
 	return {
-		json: { error: details ? `${message}\n\nDetails: ${description}` : message },
+		json: { error: asTool ? toolText(error) : error.message },
 		pairedItem: { item: itemIndex },
 	};
+}
+
+/** The error thrown to n8n: a tool's (an MCP client's call) carries its details in its message, which n8n's queue-mode worker hands on alone. */
+export function thrownError(item: Pick<LoopItem, 'asTool'>, error: NodeError): NodeError {
+	if (item.asTool) error.message = toolText(error);
+	return error;
 }

@@ -13,6 +13,7 @@ import { buildRequest, type RequestContract } from '../spec/contract';
 import { invalidInputError, problemFromText } from '../spec/validation';
 import { ItemLoop } from './itemLoop';
 import { readBatching, readLoopItem, type LoopItem } from './n8nAdapter';
+import { thrownError } from './output';
 import { Run } from './run';
 import { triesOf } from './triesMemory';
 
@@ -62,6 +63,7 @@ function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLo
 		log,
 		item.cancelSignal,
 		item.retryOnFail ? triesOf(item.nodeRun) : undefined,
+		item.callerWaitsMs,
 	);
 }
 
@@ -99,6 +101,6 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		// n8n awaits its items once its loop is over: a rejection during a Batching pause would be
 		// unhandled until then.
 		await run.loop.outcome;
-		throw error;
+		throw thrownError(item, error);
 	};
 }

@@ -18,6 +18,9 @@ import type { Ticket } from './rateTickets';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
+/** Of the time a caller waits, what a request leaves unused (the call's way to the worker and back). */
+const CALLER_MARGIN_MS = 10_000;
+
 /** Why a run ended before every item had its outcome, or that it did. */
 type Ending = 'finished' | 'stopped' | 'cancelled' | 'abandoned';
 
@@ -64,6 +67,8 @@ export class Run {
 	/** The first failure that stopped the run, and the index of its item. */
 	stopError: NodeError | undefined;
 	stoppedByItem: number | undefined;
+	/** The caller gave up waiting for the run (it waits `callerWaitsMs`): nothing more is sent. */
+	callerGaveUp = false;
 
 	/** Items whose input was invalid while failures become items: they fail without a request. */
 	readonly invalidItems = new Map<number, NodeError>();
@@ -79,6 +84,8 @@ export class Run {
 		cancelSignal: AbortSignal | undefined,
 		/** Outcomes kept across n8n's Retry On Fail tries of the node run, when it is on. */
 		readonly earlierTries: TriesMemory | undefined,
+		/** How long the caller waits (an MCP client's call on a queue-mode worker); undefined: as long as it takes. */
+		readonly callerWaitsMs?: number,
 	) {
 		this.sizer = policy.adaptiveConcurrency ? new WindowSizer(policy.maxConcurrency) : undefined;
 		this.window = new RunWindow(this.sizer?.limit ?? policy.maxConcurrency);
@@ -96,6 +103,13 @@ export class Run {
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
 		if (cancelSignal?.aborted) cancel();
 		void loop.outcome.then((count) => this.loopOver(count));
+		// No request starts once the caller may have given up: n8n's own way there takes part of its time.
+		if (callerWaitsMs !== undefined)
+			void wait(callerWaitsMs - CALLER_MARGIN_MS, this.over.signal).then((due) => {
+				if (!due) return;
+				this.callerGaveUp = true;
+				this.controller.abort();
+			});
 	}
 
 	get cancelled(): boolean {

@@ -24,6 +24,7 @@ import { dryRunOutput, isDryRun } from '../dryRun';
 import { failureContext, toUserError } from '../failureWords';
 import { nodeError, type NodeError } from '../nodeError';
 import {
+	callerGaveUpError,
 	cancelledError,
 	notPreparedError,
 	notSentError,
@@ -34,7 +35,7 @@ import {
 import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
 import { redactError } from '../redact';
-import { errorItem, outputItems, type ItemResult } from './output';
+import { errorItem, outputItems, thrownError, type ItemResult } from './output';
 import { decideRetry } from './retry';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
@@ -83,7 +84,7 @@ export async function sendItem(
 	if (!failed || (run.cancelled && !item.failuresBecomeItems)) return [];
 	const error = redactError(failed, send.target?.apiKey);
 	if (item.failuresBecomeItems) return [errorItem(item, error)];
-	throw error;
+	throw thrownError(item, error);
 }
 
 /** The item's result: without a request (invalid, not prepared, remembered, stopped) or from its attempts. */
@@ -191,6 +192,8 @@ function stopOn({ run, item }: ItemSend, result: ItemResult): ItemResult {
 /** An item that is not sent (again): the execution was cancelled, or another item stopped the run. */
 function notSent({ run, item, sent }: ItemSend): ItemResult {
 	const { node, itemIndex } = item;
+	if (run.callerGaveUp)
+		return { error: callerGaveUpError(node, itemIndex, sent, run.callerWaitsMs) };
 	if (run.stopError && run.stoppedByItem !== undefined && !run.cancelled) {
 		return { error: notSentError(node, itemIndex, sent, run.stoppedByItem, run.stopError) };
 	}
