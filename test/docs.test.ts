@@ -232,7 +232,7 @@ describe('the rules ARCHITECTURE.md states', () => {
 		expect(outside.length).toBeGreaterThan(20);
 		const importsEngine = (file: string) =>
 			[...read(file).matchAll(/from '([^']+)'/g)].some(([, from]) =>
-				path.posix.join(path.posix.dirname(file), from).includes('/shared/request'),
+				`${path.posix.join(path.posix.dirname(file), from)}/`.includes('/shared/request/'),
 			);
 		expect(outside.filter(importsEngine)).toEqual([]);
 		expect(importsEngine('nodes/VoiceAssistant/resources/assistant/getMany.ts')).toBe(true);
@@ -355,7 +355,6 @@ describe("the README's Options are the code's", () => {
 		return Number(value!.replace(/_/g, ''));
 	};
 	const percent = (share: number) => `${Math.round(share * 100)}%`;
-	const WORDS = ['never', 'once', 'twice', 'three', 'four', 'five', 'six', 'seventh', 'eighth'];
 
 	test('every option is a row with its default, and no other', () => {
 		const section = readme.slice(readme.indexOf('### Options'), readme.indexOf('**Progress'));
@@ -378,23 +377,28 @@ describe("the README's Options are the code's", () => {
 		}
 	});
 
-	test("the figures it gives are the code's constants", () => {
+	test("the figures it gives are the code's constants, the pacer's in how-it-works", () => {
 		const pacer = 'request/ratePacer.ts';
 		const figures = [
 			`Starts with ${constant('requestPolicy.ts', 'INITIAL_CONCURRENCY')} requests in flight`,
-			`when ${constant(pacer, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(pacer, 'RECENT')} attempts ended in 429`,
-			`with ${constant(pacer, 'MIN_THROTTLED_TO_PACE')} or more 429s since the last halving`,
-			`after a second with more than ${percent(constant(pacer, 'MAX_THROTTLED_SHARE'))} 429s`,
-			`or ${percent(1 - constant(pacer, 'CUT_FACTOR'))} lower`,
-			`at most ${WORDS[constant(pacer, 'MAX_SETTLES')]} until a second without any`,
-			`${percent(constant(pacer, 'GROWTH'))} higher after a second without 429s`,
-			`from the ${WORDS[constant(pacer, 'PATIENT_SECONDS') + 2]} such second since the last 429`,
-			`up to ${percent(constant(pacer, 'MAX_GROWTH'))})`,
-			`after ${WORDS[constant(pacer, 'GIVE_UP_AFTER_FUTILE_CUTS')]} such cuts pacing stops`,
-			`at least ${constant('request/retry.ts', 'MIN_RETRY_DELAY_MS')} ms apart`,
-			`at most that many in any ${constant('request/startTimes.ts', 'MARGIN')} s`,
-			`runs of ${constant('request/progress.ts', 'PROGRESS_FROM_ITEMS')} items or more`,
+			`at most once per ${constant('request/windowSizer.ts', 'SLOW_START_DOUBLING_MS')} ms`,
+			`at least ${constant('retry.ts', 'MIN_RETRY_DELAY_MS')} ms apart`,
+			`runs of ${constant('progress.ts', 'PROGRESS_FROM_ITEMS')} items or more`,
 		];
 		expect(figures.filter((figure) => !readme.includes(figure))).toEqual([]);
+		const howItWorks = fs.readFileSync(path.join(ROOT, 'docs/how-it-works.md'), 'utf8');
+		const seconds = (name: string) => constant(pacer, name) / 1000;
+		const rules = [
+			`when ${constant(pacer, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(pacer, 'RECENT')} attempts ended in 429`,
+			`at least ${percent(constant(pacer, 'SET_SHARE_TO_PACE'))} of it in the last second`,
+			`a rate **holds** ${seconds('HOLD_MS')} s`,
+			`${percent(constant(pacer, 'GROWTH'))} a second for ${constant(pacer, 'STEADY_SECONDS')} s`,
+			`up to ${percent(constant(pacer, 'MAX_GROWTH'))} a second`,
+			`within its first ${seconds('SHORT_PROBE_MS')} s`,
+			`up to ${seconds('MAX_HOLD_MS')} s`,
+			`below ${percent(constant(pacer, 'GIVE_UP_BELOW'))} of where they began`,
+			`not below ${percent(constant(pacer, 'FUTILE_SHARE_RATIO'))} of that second's`,
+		];
+		expect(rules.filter((rule) => !howItWorks.includes(rule))).toEqual([]);
 	});
 });

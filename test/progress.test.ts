@@ -3,7 +3,7 @@
  * one summary saying what held it back (the account's rate, its node's own rate, Retry-After
  * pauses, n8n's Batching) and for how long. In n8n's engine: test/run.test.ts, test/admission.test.ts.
  */
-import { Progress } from '../nodes/VoiceAssistant/shared/request/progress';
+import { Progress } from '../nodes/VoiceAssistant/shared/progress';
 import type { HeldBack } from '../nodes/VoiceAssistant/shared/runWords';
 import type { SetLimit } from '../nodes/VoiceAssistant/shared/rate';
 

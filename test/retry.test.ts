@@ -4,7 +4,7 @@
  * Max Retry Wait and the floor between attempts, for the failure model's rules.
  */
 import { parseRetryAfter, ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
-import { decideRetry } from '../nodes/VoiceAssistant/shared/request/retry';
+import { decideRetry } from '../nodes/VoiceAssistant/shared/retry';
 import { readRequestPolicy } from '../nodes/VoiceAssistant/shared/requestPolicy';
 
 describe('Retry-After', () => {

@@ -14,7 +14,7 @@ import { endOfAnswer, ServiceAnswerError } from '../failureModel';
 import type { NodeError } from '../nodeError';
 import { requestToTarget, type ApiTarget } from '../target';
 import { withCancelSignal, type LoopItem } from './n8nAdapter';
-import type { ItemResult } from './output';
+import type { ItemResult } from '../output';
 import type { Run } from './run';
 
 /** What an attempt needs of its item's send. */

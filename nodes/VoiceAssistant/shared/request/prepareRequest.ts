@@ -13,7 +13,7 @@ import { buildRequest, type RequestContract } from '../spec/contract';
 import { invalidInputError, problemFromText } from '../spec/validation';
 import { ItemLoop } from './itemLoop';
 import { readBatching, readLoopItem, type LoopItem } from './n8nAdapter';
-import { thrownError } from './output';
+import { thrownError } from '../output';
 import { Run } from './run';
 import { triesOf } from './triesMemory';
 

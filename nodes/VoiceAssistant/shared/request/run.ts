@@ -4,17 +4,16 @@
 import type { IExecuteSingleFunctions, Logger } from 'n8n-workflow';
 import { clock, onAbort, wait } from '../clock';
 import type { AttemptEnd } from '../failureModel';
-import { Progress } from './progress';
-import type { HeldBack } from '../runWords';
+import { Progress } from '../progress';
 import type { RequestPolicy } from '../requestPolicy';
 import { accountOf, readApiTarget, type ApiTarget } from '../target';
-import { AccountAdmission, joinAdmission, type Member, type Turn } from './admission';
+import type { Turn } from './admission';
+import { RunTurns } from './runTurns';
 import { AttemptFeedback } from './attemptFeedback';
 import { WindowSizer } from './windowSizer';
 import { Deadlines } from './deadlines';
 import { RunWindow } from './runWindow';
 import type { ItemLoop } from './itemLoop';
-import type { Ticket } from './rateTickets';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
 
@@ -47,17 +46,11 @@ export class Run {
 	readonly deadlines = new Deadlines(this.over.signal);
 	private readonly sizer: WindowSizer | undefined;
 	private readonly feedback: AttemptFeedback;
-	/** Its account's admission, joined at its first turn (a Dry Run never takes one). */
-	private admission: AccountAdmission | undefined;
-	private member: (Member & { account: string }) | undefined;
-	/** The node's own Max Requests per Second (held.ownRate, the lowest its items give): an admission of the run's own, whose turn comes first. */
-	private own: { admission: AccountAdmission; member: Member } | undefined;
-	/** How long its account's rate, its own rate and Retry-After pauses held it back; n8n's Batching held a request. */
-	private readonly held: HeldBack = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false };
+	/** When its requests may start (a Dry Run never takes a turn). */
+	private readonly turns: RunTurns;
 	/** Its attempts between their start and their end, and the most at once. */
 	private inFlight = 0;
 	private mostInFlight = 0;
-	private readyAt: number | undefined;
 
 	/** Items that get an outcome: the prepared ones, once n8n's loop is over. */
 	private expected: number | undefined;
@@ -72,8 +65,6 @@ export class Run {
 
 	/** Items whose input was invalid while failures become items: they fail without a request. */
 	readonly invalidItems = new Map<number, NodeError>();
-	private turns = 0;
-	private turnWaiting = 0;
 	readonly progress: Progress;
 	private readonly stopListening: () => void;
 
@@ -90,14 +81,15 @@ export class Run {
 		this.sizer = policy.adaptiveConcurrency ? new WindowSizer(policy.maxConcurrency) : undefined;
 		this.window = new RunWindow(this.sizer?.limit ?? policy.maxConcurrency);
 		this.feedback = new AttemptFeedback(this.sizer, this.window);
+		this.turns = new RunTurns(loop, this.signal);
 		this.progress = new Progress(loop.total, log.logger, log.nodeName, {
 			concurrency: () => ({
 				now: this.sizer?.limit ?? policy.maxConcurrency,
 				peak: this.mostInFlight,
 			}),
 			inFlight: () => this.inFlight,
-			rate: () => ({ ...this.admission?.rateInForce, waiting: this.turnWaiting }),
-			heldBack: () => this.held,
+			rate: () => ({ ...this.turns.admission?.rateInForce, waiting: this.turns.waiting }),
+			heldBack: () => this.turns.held,
 		});
 		const cancel = () => this.end('cancelled');
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
@@ -123,7 +115,7 @@ export class Run {
 	/** n8n's loop is over: it threw (undefined) or prepared `count` items to send. */
 	private loopOver(count: number | undefined): void {
 		if (count === undefined) return this.end('abandoned');
-		this.readyAt = clock.now();
+		this.turns.readyAt = clock.now();
 		this.expected = count;
 		if (this.progress.done >= count) this.end(this.stopError ? 'stopped' : 'finished');
 	}
@@ -137,9 +129,7 @@ export class Run {
 	/** The credential is read once per run: n8n would otherwise decrypt it for every item. */
 	async apiTarget(context: IExecuteSingleFunctions): Promise<ApiTarget> {
 		this.target ??= readApiTarget(context).then((target) => {
-			const account = accountOf(target.root, target.apiKey);
-			this.member = { account, limit: target.rate, held: this.held };
-			this.held.limitSet = target.rate !== undefined;
+			this.turns.setAccount(accountOf(target.root, target.apiKey), target.rate);
 			return target;
 		});
 		return await this.target;
@@ -147,49 +137,12 @@ export class Run {
 
 	/** An item's Max Requests per Second: the run keeps the lowest (read before anything is sent). */
 	lowerOwnRate(perSecond: number | undefined): void {
-		if (perSecond !== undefined)
-			this.held.ownRate = Math.min(this.held.ownRate ?? Infinity, perSecond);
+		this.turns.lowerOwnRate(perSecond);
 	}
 
-	/**
-	 * Waits for this attempt's turn: n8n's Batching (a batch per interval after the run is ready),
-	 * the run's own rate, then its account's admission. It ends early on a stop, a cancel or the
-	 * run's end (undefined): the caller checks the signal right before it sends, so no request
-	 * starts after one. `patienceMs`: how long the item may wait out the account's pause.
-	 */
+	/** Waits for this attempt's turn (runTurns.ts); `patienceMs`: how long the item may wait out the account's pause. */
 	async waitForTurn(patienceMs: number): Promise<Turn> {
-		const turn = this.turns++;
-		const due = this.readyAt === undefined ? undefined : this.loop.batchDue(turn, this.readyAt);
-		if (due !== undefined && due > clock.now()) {
-			this.held.batching = true;
-			await wait(due - clock.now(), this.signal);
-		}
-		if (this.signal.aborted || !this.member) return undefined;
-		this.admission ??= joinAdmission(this.member.account, this.member);
-		this.turnWaiting++;
-		const own = await this.ownTurn();
-		const taken = own && (await this.admission.turn(this.member, this.signal, patienceMs));
-		this.turnWaiting--;
-		if (!own || !taken || 'pausedUntil' in taken) {
-			own?.giveBack(false);
-			return taken;
-		}
-		return { giveBack: (reached) => [taken, own].forEach((ticket) => ticket.giveBack(reached)) };
-	}
-
-	/** Its own rate's turn (without one, at once): the run's own requests keep it. */
-	private async ownTurn(): Promise<Ticket | undefined> {
-		const { ownRate } = this.held;
-		if (ownRate === undefined) return { giveBack: () => undefined };
-		if (!this.own) {
-			const held = { rateMs: 0, pauseMs: 0 };
-			const member = { limit: { perSecond: ownRate, words: '' }, held };
-			this.own = { admission: new AccountAdmission('a run of its own'), member };
-			this.own.admission.join(member);
-		}
-		const turn = await this.own.admission.turn(this.own.member, this.signal, Infinity);
-		this.held.ownMs = this.own.member.held.rateMs;
-		return turn && !('pausedUntil' in turn) ? turn : undefined;
+		return await this.turns.next(patienceMs);
 	}
 
 	/** An attempt starts: it is in flight until it ends. */
@@ -200,12 +153,12 @@ export class Run {
 	/** How an attempt ended, and how long it took. */
 	attemptEnded(end: AttemptEnd, tookMs: number): void {
 		this.inFlight--;
-		this.feedback.onAttemptEnd(end, this.admission, tookMs);
+		this.feedback.onAttemptEnd(end, this.turns.admission, tookMs);
 	}
 
 	/** The service asked to wait (Retry-After) and the item does: so does every request of the account. */
 	pauseAccount(ms: number): void {
-		this.admission?.pause(ms);
+		this.turns.admission?.pause(ms);
 	}
 
 	/** An item failed and failures do not become items: nothing more of the run is sent. */
@@ -231,8 +184,7 @@ export class Run {
 		this.over.abort();
 		this.stopListening();
 		this.loop.stopWatching();
-		if (this.admission) this.admission.leave(this.member as Member);
-		this.own?.admission.leave(this.own.member);
+		this.turns.leave();
 		const skipped = this.loop.total - this.loop.preparedCount;
 		const how = {
 			abandoned: `abandoned after n8n prepared ${this.loop.preparedCount} of ${this.loop.total} items, nothing sent`,
@@ -241,7 +193,7 @@ export class Run {
 			cancelled: 'cancelled',
 		}[ending];
 		const { batching } = this.loop;
-		if (batching && this.loop.total > batching.size) this.held.batching = true;
+		if (batching && this.loop.total > batching.size) this.turns.held.batching = true;
 		this.progress.logSummary(how);
 	}
 }

@@ -35,8 +35,8 @@ import {
 import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
 import { redactError } from '../redact';
-import { errorItem, outputItems, thrownError, type ItemResult } from './output';
-import { decideRetry } from './retry';
+import { errorItem, outputItems, thrownError, type ItemResult } from '../output';
+import { decideRetry } from '../retry';
 
 type Request = DeclarativeRestApiSettings.ResultOptions;
 

@@ -1,6 +1,6 @@
 // The Retry On Fail memory: what earlier tries of n8n's Retry On Fail got for each input item of
 // one node run, so that a later try never sends again what the failure model says to remember.
-import type { ItemResult } from './output';
+import type { ItemResult } from '../output';
 
 /**
  * A remembered item returns the same result or fails with the same error. Keyed by the input item,

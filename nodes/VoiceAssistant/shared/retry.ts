@@ -1,7 +1,7 @@
 // The retry decision within a run: whether the failure model's rule lets an item be sent again,
 // and how long it waits first (Retry-After, or exponential backoff), within Max Retries and Max Retry Wait.
-import type { Rule } from '../failureModel';
-import type { RequestPolicy } from '../requestPolicy';
+import type { Rule } from './failureModel';
+import type { RequestPolicy } from './requestPolicy';
 
 /** The shortest wait between two attempts, whatever Retry-After or the backoff say. */
 const MIN_RETRY_DELAY_MS = 250;

@@ -1,9 +1,8 @@
 // An item's output: the service's answer as output items paired with their input, a failure as an
 // error item, and no key anywhere.
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
-import { redactValue } from '../redact';
-import type { NodeError } from '../nodeError';
-import type { LoopItem } from './n8nAdapter';
+import { redactValue } from './redact';
+import type { NodeError } from './nodeError';
 
 /** What one input item ended with: its output items, or its error. */
 export type ItemResult = { items: INodeExecutionData[] } | { error: NodeError };
@@ -50,7 +49,7 @@ function toolText({ message, description }: NodeError): string {
  * replace the joined json with the bare message). For a model the text also carries the details.
  */
 export function errorItem(
-	{ asTool, itemIndex }: Pick<LoopItem, 'asTool' | 'itemIndex'>,
+	{ asTool, itemIndex }: { asTool: boolean; itemIndex: number },
 	error: NodeError,
 ): INodeExecutionData {
 	return {
@@ -60,7 +59,7 @@ export function errorItem(
 }
 
 /** The error thrown to n8n: a tool's (an MCP client's call) carries its details in its message, which n8n's queue-mode worker hands on alone. */
-export function thrownError(item: Pick<LoopItem, 'asTool'>, error: NodeError): NodeError {
+export function thrownError(item: { asTool: boolean }, error: NodeError): NodeError {
 	if (item.asTool) error.message = toolText(error);
 	return error;
 }

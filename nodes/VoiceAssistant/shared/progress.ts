@@ -1,8 +1,8 @@
 // A run's log lines: its progress every so often on big runs, and one summary saying how it ended.
 import type { Logger } from 'n8n-workflow';
-import { clock } from '../clock';
-import type { SetLimit } from '../rate';
-import { heldBackWords, rateWords, seconds, type HeldBack } from '../runWords';
+import { clock } from './clock';
+import type { SetLimit } from './rate';
+import { heldBackWords, rateWords, seconds, type HeldBack } from './runWords';
 
 /** Runs with fewer items log only their summary line. */
 const PROGRESS_FROM_ITEMS = 100;
