@@ -6,7 +6,7 @@
 import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
 import { SEEDED_KNOWLEDGE_BASE_IDS, type RecordedRequest } from './simulator';
 import { useSimulator } from './helpers/simulator';
-import { callAsTool, runNode, type RunOptions } from './helpers/runNode';
+import { callAsTool, nodeRuns, runNode, type RunOptions } from './helpers/runNode';
 import {
 	API_KEY,
 	knowledgeBaseListParameters,
@@ -227,7 +227,7 @@ describe('a dry run shows, byte for byte, what a real run sends', () => {
 	});
 });
 
-describe('a dry run reports every problem of every item and never fails', () => {
+describe('a dry run reports every problem of every invalid item and goes on', () => {
 	const manual = {
 		...segmentContactParameters,
 		contactId: '={{ $json.id }}',
@@ -288,6 +288,19 @@ describe('a dry run reports every problem of every item and never fails', () => 
 				message: '"phone" (Phone) must be text',
 			},
 		]);
+	});
+
+	it("an item whose expression fails ends it: n8n's own loop stops there (n8n 2.8 here)", async () => {
+		const { outputs, error } = await dryRun({
+			parameters: {
+				...manual,
+				contactFirstName: "={{ $json.first_name ?? $('Nope').item.json.first_name }}",
+			},
+			items: [{ json: contacts[0] }, { json: { id: 'c-2', last_name: 'Hopper', phone: '1' } }],
+		});
+		await Promise.all(nodeRuns);
+		expect(error?.message).toMatch(/Referenced node/);
+		expect(outputs).toEqual([]);
 	});
 
 	it('a real run of the same input fails on the first invalid item with the same problems, sending nothing', async () => {

@@ -11,7 +11,7 @@ export const dryRunProperties: INodeProperties[] = [
 		noDataExpression: true,
 		default: false,
 		description:
-			'Whether to send nothing and output, for each input item, the request a real run would send (method, URL with query, JSON body; never the API key), or every problem found in the item. An invalid item never stops a dry run.',
+			'Whether to send nothing and output, for each input item, the request a real run would send (method, URL with query, JSON body; never the API key), or every problem found in the item. An invalid item does not stop a dry run; an item whose expression fails does, as n8n stops its own loop there (on n8n 2.39.4 and later, with On Error: Continue, that item gets the error from n8n and the others go on).',
 	},
 	{
 		displayName:
