@@ -502,6 +502,28 @@ describe('the admission in n8n (engine in process, simulator over HTTP)', () => 
 		);
 	});
 
+	it('a wall clock stepped back 20 s during a run at 2 a second (NTP, a restored VM): no stall, and the summary says how long it took', async () => {
+		const logged = captureLog();
+		const started = performance.now();
+		const wall = Date.now();
+		let stepped: jest.SpyInstance | undefined;
+		const running = run(contacts(), rows(3), { credentials: credentials(2) });
+		while (sim().requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
+		stepped = jest
+			.spyOn(Date, 'now')
+			.mockImplementation(() => wall - 20_000 + (performance.now() - started));
+		try {
+			expect((await running).error).toBeUndefined();
+		} finally {
+			stepped.mockRestore();
+		}
+		expect(performance.now() - started).toBeLessThan(5000);
+		const summary = logged.find((line) =>
+			line.startsWith('Voice Assistant "Voice Assistant": done'),
+		);
+		expect(summary).toMatch(/: 3 items in 1\.\d s: /);
+	});
+
 	it('Dry Run takes no turn: it holds nothing back and joins no admission', async () => {
 		const id = accountOf(sim().url, API_KEY);
 		const started = Date.now();

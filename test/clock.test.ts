@@ -2,7 +2,8 @@
  * The cancellable wait (shared/clock.ts) on each kind of n8n-workflow: 1.x and 2.8 export
  * sleepWithAbort(ms, signal); 2.39 and later drop it and re-export @n8n/utils' sleep(ms, signal),
  * which takes the signal itself (and 2.8's sleep(ms) ignores a second argument). On each, an
- * aborted wait ends at once and leaves no timer armed.
+ * aborted wait ends at once and leaves no timer armed, and a wait longer than a timer holds is
+ * kept exactly. The clock's time is monotonic: a wall clock stepped back moves nothing.
  */
 import { sleepTakingSignal } from './helpers/sleepTakingSignal';
 
@@ -70,6 +71,19 @@ describe.each(Object.keys(N8N_WORKFLOW) as Array<keyof typeof N8N_WORKFLOW>)(
 			expect(jest.getTimerCount()).toBe(0);
 		});
 
+		it('a wait longer than one timer holds (2^31 ms) takes several, each at most that long, and ends at its time', async () => {
+			const LONGEST = 2 ** 31 - 1;
+			for (const signal of [new AbortController().signal, undefined]) {
+				const waiting = wait(LONGEST + 5000, signal);
+				await jest.advanceTimersByTimeAsync(LONGEST);
+				expect(await settledValue(waiting)).toBe('pending');
+				await jest.advanceTimersByTimeAsync(4999);
+				expect(await settledValue(waiting)).toBe('pending');
+				await jest.advanceTimersByTimeAsync(1);
+				expect(await settledValue(waiting)).toBe(true);
+			}
+		});
+
 		it('an already aborted signal does not wait', async () => {
 			const controller = new AbortController();
 			controller.abort();
@@ -78,3 +92,24 @@ describe.each(Object.keys(N8N_WORKFLOW) as Array<keyof typeof N8N_WORKFLOW>)(
 		});
 	},
 );
+
+describe("the clock's time", () => {
+	it('is monotonic: a wall clock stepped back 20 s (NTP, a restored VM) moves neither now() nor a wait', async () => {
+		const { realClock } = jest.requireActual(
+			'../nodes/VoiceAssistant/shared/clock',
+		) as typeof import('../nodes/VoiceAssistant/shared/clock');
+		const before = realClock.now();
+		const wall = Date.now();
+		const stepped = jest.spyOn(Date, 'now').mockReturnValue(wall - 20_000);
+		try {
+			expect(realClock.now()).toBeGreaterThanOrEqual(before);
+			expect(realClock.date()).toBe(wall - 20_000);
+			const started = realClock.now();
+			await realClock.sleep(20);
+			expect(realClock.now() - started).toBeGreaterThanOrEqual(19);
+			expect(realClock.now() - started).toBeLessThan(1000);
+		} finally {
+			stepped.mockRestore();
+		}
+	});
+});

@@ -4,7 +4,8 @@
  * Call → Start → Respond to Webhook. The caller gets the call as JSON with 200, or the
  * service's refusal with its status and message (never the API key); a bad body gets 400
  * naming the field and nothing is sent; a caller without the header is turned away by n8n.
- * 50 callers at once: 50 answers, 50 calls placed, none twice.
+ * 50 callers at once, the credential's Rate Limit 25 a second, behind a strict service (at most
+ * 25 accepted in any second): 50 answers, 50 calls placed, none twice, none answered 429.
  */
 import {
 	API_KEY,
@@ -17,12 +18,15 @@ import {
 } from './helpers';
 import { useN8n } from './session';
 import { poll } from '../../tools/processes';
+import { mostAcceptedInWindow } from '../helpers/arrivals';
 
 const EXAMPLE = 'webhook-playground-call.json';
 const CALL_PATH = '/api/v1/playground/call';
 const HEADER = 'X-Webhook-Token';
 const TOKEN = 'caller-token-8d1e4b';
 const CONCURRENT = 50;
+/** The credential's Rate Limit, and the strict service's. */
+const PER_SECOND = 25;
 
 const sim = useSimulatorProcess();
 const example = readExample(EXAMPLE);
@@ -71,7 +75,10 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		if (!headerCredential)
 			throw new Error(`${EXAMPLE} has no Header Auth credential on its webhook`);
 		await n8n().saveCredentials([
-			simulatorCredential(sim().url),
+			{
+				...simulatorCredential(sim().url),
+				data: { apiKey: API_KEY, baseUrl: sim().url, rateLimit: PER_SECOND },
+			},
 			{ ...headerCredential, type: 'httpHeaderAuth', data: { name: HEADER, value: TOKEN } },
 		]);
 		await n8n().api.activate(await n8n().saveWorkflow(example));
@@ -163,9 +170,15 @@ describe.each(requestedVersions())('n8n %s', (version) => {
 		expect((await sim().ledger()).applied).toEqual([]);
 	});
 
-	test(`${CONCURRENT} callers at once: ${CONCURRENT} answers, ${CONCURRENT} calls placed, none twice`, async () => {
+	test(`${CONCURRENT} callers at once, behind a strict ${PER_SECOND} a second: ${CONCURRENT} answers, ${CONCURRENT} calls placed, none twice, none refused, at most ${PER_SECOND} in any second at the service`, async () => {
 		const bodies = Array.from({ length: CONCURRENT }, (_, i) => caller(100 + i));
-		const answers = await Promise.all(bodies.map((body) => post(body)));
+		await sim().setOptions({ strictRate: { perSecond: PER_SECOND } });
+		const answers = await Promise.all(bodies.map((body) => post(body))).finally(
+			async () => await sim().setOptions({ strictRate: null }),
+		);
+		const received = await sim().requests();
+		expect(received.filter((request) => request.status === 429)).toEqual([]);
+		expect(mostAcceptedInWindow(received)).toBeLessThanOrEqual(PER_SECOND);
 		expect(answers.map((answer) => answer.status)).toEqual(bodies.map(() => 200));
 		expect(answers.map((answer) => answer.json)).toEqual(bodies.map(callOf));
 
