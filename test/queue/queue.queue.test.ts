@@ -192,20 +192,42 @@ interface StrictFiguresRow {
 /** The strict rows as a table, each execution's summary line below it. */
 function strictTable(version: string, rows: StrictFiguresRow[]): string {
 	const percent = (share: number) => `${(100 * share).toFixed(2)}%`;
+	const from = `from ${STRICT_SETTLE_MS / 1000} s on`;
+	const cells = (row: StrictFiguresRow) => {
+		const perWorker = Object.entries(row.executionsPerWorker)
+			.map(([worker, n]) => `${worker}: ${n}`)
+			.join(', ');
+		const { service } = row;
+		return [
+			row.workers,
+			row.rateLimit,
+			`${row.executions} (${perWorker})`,
+			`${row.applied} / ${row.updates} (${row.appliedTwice} twice)`,
+			row.firstToLastSeconds,
+			row.wallSeconds,
+			row.shareOfLimit.toFixed(3),
+			`${service.answered429} of ${service.requests} (${percent(service.share429)})`,
+			`${service.mostSentAfterSettle} / ${service.mostAcceptedAfterSettle}`,
+			`${service.mostSentInAnySecond} / ${service.mostAcceptedInAnySecond}`,
+		];
+	};
+	const header = [
+		'workers',
+		'Rate Limit',
+		'executions',
+		'applied once / updates',
+		'first request to last answer (s)',
+		'wall (s)',
+		'throughput / limit',
+		'429s',
+		`most in any 1,000 ms ${from}: arrived / accepted`,
+		'most in any 1,000 ms: arrived / accepted',
+	];
 	const lines = [
 		`n8n ${version} behind a strict service (at most ${STRICT_RATE} accepted in any 1,000 ms), latency 0:`,
-		'| workers | Rate Limit | executions | updates | first request to last answer (s) | wall (s) | throughput / limit | 429s | most in any 1,000 ms from 5 s on: arrived / accepted | most in any 1,000 ms: arrived / accepted |',
-		'|---|---|---|---|---|---|---|---|---|---|',
-		...rows.map(
-			(row) =>
-				`| ${row.workers} | ${row.rateLimit} | ${row.executions} (${Object.entries(
-					row.executionsPerWorker,
-				)
-					.map(([worker, n]) => `${worker}: ${n}`)
-					.join(
-						', ',
-					)}) | ${row.applied} / ${row.updates} (${row.appliedTwice} twice) | ${row.firstToLastSeconds} | ${row.wallSeconds} | ${row.shareOfLimit.toFixed(3)} | ${row.service.answered429} of ${row.service.requests} (${percent(row.service.share429)}) | ${row.service.mostSentAfterSettle} / ${row.service.mostAcceptedAfterSettle} | ${row.service.mostSentInAnySecond} / ${row.service.mostAcceptedInAnySecond} |`,
-		),
+		`| ${header.join(' | ')} |`,
+		`|${header.map(() => '---').join('|')}|`,
+		...rows.map((row) => `| ${cells(row).join(' | ')} |`),
 	];
 	for (const row of rows) {
 		lines.push(`${row.workers} workers, Rate Limit ${row.rateLimit}:`);
