@@ -193,7 +193,7 @@ describe('RatePacer', () => {
 		expect(pacer.rate(undefined)).toBeGreaterThan(90);
 	});
 
-	it('after 10 s holding requests back, grows 1% a second for 3 s, then twice as fast each second, at most 50%; not while it holds nothing back', () => {
+	it('after 10 s holding requests back, grows by 1% of the rate it began at (or of its rate, if higher) a second for 3 s, then twice as fast each second, at most 50%; not while it holds nothing back', () => {
 		const { pacer, sendFor } = pacedAt(100);
 		const rates: number[] = [];
 		for (let second = 0; second < 24; second++) {
@@ -201,9 +201,11 @@ describe('RatePacer', () => {
 			rates.push(pacer.rate(undefined) as number);
 		}
 		expect(rates.slice(0, 9).every((rate) => rate === 100)).toBe(true);
-		const growth = rates.slice(9).map((rate, i) => Math.round((rate / rates[8 + i] - 1) * 100));
-		expect(growth.slice(0, 8)).toEqual([1, 1, 1, 2, 4, 8, 16, 32]);
-		expect(Math.max(...growth)).toBe(50);
+		// Began at 100 a second: steps of 1, 1, 1, 2, 4… a second; past 100, a share of its own rate.
+		const growth = rates.slice(9).map((rate, i) => Math.round(rate - rates[8 + i]));
+		expect(growth.slice(0, 6)).toEqual([1, 1, 1, 2, 4, 9]);
+		const shares = rates.slice(9).map((rate, i) => rate / rates[8 + i] - 1);
+		expect(Math.max(...shares)).toBeCloseTo(0.5);
 		// Idle: no request waits, nothing to judge by.
 		const idle = pacer.rate(undefined) as number;
 		now += 60_000;
@@ -217,7 +219,7 @@ describe('RatePacer', () => {
 		expect(pacer.cutAtLimit).toBe(false);
 	});
 
-	it('a probe that meets 429s goes back to the rate that held; soon met, the next hold doubles (at most 40 s), later met, it is 10 s again', () => {
+	it('a probe that meets 429s goes back to the rate that held; soon met, the next hold doubles (at most 20 s), later met, it is 10 s again', () => {
 		const { pacer, sendFor } = pacedAt(100);
 		const limit = strict(100);
 		const throttledAt: number[] = [];
@@ -229,8 +231,8 @@ describe('RatePacer', () => {
 		};
 		sendFor(service, 130_000);
 		expect(pacer.rate(undefined)).toBe(100);
-		// Each probe meets a 429 at its first step: held 10 s, then 20, 40 and 40 s.
-		expect(throttledAt).toEqual([10, 30, 70, 110]);
+		// Each probe meets a 429 at its first step: held 10 s, then 20 s each time.
+		expect(throttledAt).toEqual([10, 30, 50, 70, 90, 110]);
 		// The service now takes 130 a second: a probe meets its 429s after 6 s of growth, goes back to
 		// the rate of its last step (118), and probes again after 10 s.
 		const raised = strict(130);

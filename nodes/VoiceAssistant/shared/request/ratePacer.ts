@@ -1,29 +1,24 @@
 // The pacer: an account's rate learned from the service's 429s, below the Rate Limit in force (if
-// any), at which the admission holds the account's starts. Heard from runs whose window is
-// automatic. Pacing starts at what the service handled in the last second it was sent to (never
-// at nothing, never above the Rate Limit in force) on evidence of a rate limit: without a Rate
-// Limit, when THROTTLED_OF_RECENT_TO_PACE of the latest RECENT ends were 429, or a window's cut
-// brings the 429s since the last cut to 2 (a busy service's random 429s seldom do); with one, at
-// a 429 while the Rate Limit holds requests back and the service handled at least
-// SET_SHARE_TO_PACE of it in the last second: several processes sharing an account each learn
-// their share. Once pacing, a 429 of a request started after the last one's news is news (the
-// others are the same news), and what it moves depends on where the rate is:
-// - holding a rate: the first news is another process probing, and is let pass; more news means
-//   the limit moved: down to what the service handled;
-// - probing above a rate that held: back to that rate, and the next hold is twice as long if the
-//   probe met 429s within SHORT_PROBE_MS (the limit did not move), HOLD_MS if later.
-// A rate holds HOLD_MS, then grows while it holds requests back: GROWTH in the first second,
-// doubling each second, at most MAX_GROWTH a second, until it reaches the Rate Limit in force
-// (pacing ends) or meets 429s. Cuts since a rate last held (a spell) go below GIVE_UP_BELOW of
-// where they began only once the spell's first second is over; if the share of 429s since then
-// is not below FUTILE_SHARE_RATIO of that second's, they are noise (a busy service's random
-// 429s): pacing stops for the account.
+// any), heard from runs whose window is automatic. Pacing starts at what the service handled in
+// the last second it was sent to (never at nothing) on evidence of a rate limit: without a Rate
+// Limit, THROTTLED_OF_RECENT_TO_PACE of the latest RECENT ends 429, or a window's cut with 2 429s
+// since the last; with one, a 429 while it holds requests back once the service handled
+// SET_SHARE_TO_PACE of it (another process shares the account: each learns its share). Then a
+// 429 of a request started after the last news is news: while a rate holds, the first is another
+// process probing (let pass), more cut to what the service handled; a probe goes back (within
+// SHORT_PROBE_MS to the held rate, the next hold twice as long up to MAX_HOLD_MS; later to its last
+// step's rate, the next hold HOLD_MS). A rate holds HOLD_MS, then grows while it holds requests
+// back, by GROWTH of the Rate Limit pacing began under (or the rate it began at, or its own if
+// higher) a second for STEADY_SECONDS, then doubling, at most MAX_GROWTH, up to the Rate Limit
+// (pacing ends). Cuts of a spell go below GIVE_UP_BELOW of where they began only after its first
+// second; if the share of 429s then is not below FUTILE_SHARE_RATIO of that second's, it is a busy
+// service's noise: pacing stops for the account. The rules in words: docs/how-it-works.md.
 import { clock } from '../clock';
 import { SECOND_MS } from './rateTickets';
 
 const BUCKET_MS = 10;
 const HOLD_MS = 10_000;
-const MAX_HOLD_MS = 40_000;
+const MAX_HOLD_MS = 20_000;
 const SHORT_PROBE_MS = 5_000;
 const GROWTH = 0.01;
 const STEADY_SECONDS = 3;
@@ -53,6 +48,8 @@ export class RatePacer {
 	private nextStepAt = Infinity;
 	private steps = 0;
 	private letPass = false;
+	/** What growth is a share of: the Rate Limit in force when pacing began, or the rate it began at. */
+	private reference = 0;
 	/** The cuts since a rate last held: the rate they began at, when; its first second's share of 429s, the ends and 429s since. */
 	private spell:
 		| { rate: number; from: number; firstShare?: number; ends: number; throttled: number }
@@ -81,7 +78,8 @@ export class RatePacer {
 			if (now - this.waitedAt > SECOND_MS) [this.nextStepAt, this.steps] = [now + SECOND_MS, 0];
 			else {
 				const doublings = Math.max(0, this.steps++ + 1 - STEADY_SECONDS);
-				this.perSecond *= 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** doublings);
+				this.perSecond +=
+					Math.max(this.reference, this.perSecond) * Math.min(MAX_GROWTH, GROWTH * 2 ** doublings);
 				this.nextStepAt += SECOND_MS;
 			}
 		}
@@ -144,6 +142,7 @@ export class RatePacer {
 
 	/** Pacing starts at `rate`, below `limit` (the Rate Limit in force, if any). */
 	private start(rate: number, limit: number | undefined): void {
+		this.reference = limit ?? rate;
 		this.lastNewsAt = clock.now();
 		this.spell = { rate, from: this.lastNewsAt, ends: 0, throttled: 0 };
 		this.cutAtLimit = limit !== undefined;
