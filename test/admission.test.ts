@@ -506,10 +506,9 @@ describe('the admission in n8n (engine in process, simulator over HTTP)', () => 
 		const logged = captureLog();
 		const started = performance.now();
 		const wall = Date.now();
-		let stepped: jest.SpyInstance | undefined;
 		const running = run(contacts(), rows(3), { credentials: credentials(2) });
 		while (sim().requests.length < 1) await new Promise((resolve) => setTimeout(resolve, 5));
-		stepped = jest
+		const stepped = jest
 			.spyOn(Date, 'now')
 			.mockImplementation(() => wall - 20_000 + (performance.now() - started));
 		try {
