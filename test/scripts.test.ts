@@ -65,3 +65,36 @@ describe('npm scripts', () => {
 			expect(posixOnly(script)).toEqual([]);
 	});
 });
+
+/**
+ * `npm run dev` links this folder into n8n's custom folder, and n8n loads every file named
+ * `*.node.js` or `*.credentials.js` below it (n8n-core's CustomDirectoryLoader, node_modules
+ * included) as a node or a credential: one a dependency ships stops n8n from starting
+ * (pkce-challenge's dist/index.node.js: "require(...).index is not a constructor").
+ */
+describe('npm run dev', () => {
+	/** Files n8n would load from this folder that are not the package's own or the bench probe's. */
+	const strangers = (files: string[]) =>
+		files.filter(
+			(file) =>
+				/\.(node|credentials)\.js$/.test(file) &&
+				!/^(dist|bench[\\/]probe-node)[\\/]/.test(file) &&
+				!file.startsWith('.git'),
+		);
+
+	it('n8n finds no node or credential file of a dependency below the linked folder', () => {
+		const files = fs.readdirSync(REPO_ROOT, { recursive: true }) as string[];
+		expect(strangers(files)).toEqual([]);
+	});
+
+	it("the check bites: a dependency's index.node.js is found, the package's own files are not", () => {
+		expect(
+			strangers([
+				'node_modules/pkce-challenge/dist/index.node.js',
+				'dist/nodes/VoiceAssistant/VoiceAssistant.node.js',
+				'dist/credentials/VoiceAssistantApi.credentials.js',
+				'bench/probe-node/nodes/BenchProbe/BenchProbe.node.js',
+			]),
+		).toEqual(['node_modules/pkce-challenge/dist/index.node.js']);
+	});
+});

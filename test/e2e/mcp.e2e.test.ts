@@ -1,6 +1,6 @@
 /**
  * The node as tools of n8n's MCP Server Trigger, in a real n8n, with a real MCP client (the MCP
- * TypeScript SDK's Client): an MCP Server Trigger (version 2, Bearer auth) with three Voice
+ * TypeScript SDK's Client, the copy n8n ships: mcpClient.ts): an MCP Server Trigger (version 2, Bearer auth) with three Voice
  * Assistant tools, active, reached at its production URL /mcp/<path> over Streamable HTTP and
  * over SSE (a GET on the same path, as trigger version 2 serves it), like any outside AI client.
  * Each case checks what the simulator received.
@@ -19,9 +19,6 @@
  * tool runs in the process that took the request (in queue mode 2.8 and 2.41 run it on a worker,
  * 1.123 has no queue handling for it; not covered here).
  */
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
 	API_KEY,
 	CREDENTIAL,
@@ -42,6 +39,7 @@ import { fromAi } from './agents';
 import { CALL_PATH } from './calls';
 import { ARRIVAL_SLACK_MS, mostAcceptedInWindow } from '../helpers/arrivals';
 import { poll } from '../../tools/processes';
+import { connectMcpClient, type McpClient } from './mcpClient';
 
 const sim = useSimulatorProcess();
 
@@ -185,31 +183,27 @@ describe.each(requestedVersions())('n8n %s: the node as MCP Server Trigger tools
 
 	/** Everything an MCP client read in this file: no API key may be in it. */
 	const read: string[] = [];
-	const open: Client[] = [];
+	const open: McpClient[] = [];
 
 	const urlOf = (path: string) => new URL(`${n8n().url}/mcp/${path}`);
 
 	/** An MCP client connected to the production URL with the Bearer token, over either transport. */
-	async function connect(transport: 'http' | 'sse', path = MCP_PATH): Promise<Client> {
-		const requestInit = { headers: { Authorization: `Bearer ${TOKEN}` } };
-		const client = new Client({ name: 'va-e2e-mcp-client', version: '1.0.0' });
-		await client.connect(
-			transport === 'http'
-				? new StreamableHTTPClientTransport(urlOf(path), { requestInit })
-				: new SSEClientTransport(urlOf(path), { requestInit }),
-		);
+	async function connect(transport: 'http' | 'sse', path = MCP_PATH): Promise<McpClient> {
+		const client = await connectMcpClient(version, urlOf(path), transport, {
+			headers: { Authorization: `Bearer ${TOKEN}` },
+		});
 		open.push(client);
 		return client;
 	}
 
-	async function listTools(client: Client) {
+	async function listTools(client: McpClient) {
 		const { tools } = await client.listTools();
 		read.push(JSON.stringify(tools));
 		return tools;
 	}
 
 	async function callTool(
-		client: Client,
+		client: McpClient,
 		name: string,
 		args: Record<string, unknown>,
 	): Promise<ToolResult> {
