@@ -31,8 +31,8 @@ import {
 	MODEL,
 	OPENAI_CREDENTIAL,
 	OPENAI_KEY,
+	UPDATE_CONTACT_PARAMETERS,
 	agentWorkflow,
-	fromAi,
 	openAiCredential,
 	startCallTool,
 	tool,
@@ -49,14 +49,11 @@ const listAssistants = tool('List assistants', 'Lists the voice assistants of th
 	returnAll: true,
 });
 const startCall = startCallTool();
-const updateContact = tool('Update contact', 'Updates a contact of a segment.', {
-	resource: 'segmentContact',
-	operation: 'update',
-	contactId: fromAi('contact_id', 'The id of the contact'),
-	contactFirstName: fromAi('first_name', 'First name'),
-	contactLastName: fromAi('last_name', 'Last name'),
-	phone: fromAi('phone', 'Phone number'),
-});
+const updateContact = tool(
+	'Update contact',
+	'Updates a contact of a segment.',
+	UPDATE_CONTACT_PARAMETERS,
+);
 
 /** The same tool with a credential of the same account that sets its Rate Limit: 1 request a second. */
 const RATED_CREDENTIAL = { id: 'vaSimulatorRated1', name: 'Voice Assistant (simulator, rated)' };

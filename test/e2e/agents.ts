@@ -110,17 +110,30 @@ export function agentWorkflow(
 	return wf;
 }
 
-/** Playground Call → Start as a tool: every field from the model ($fromAI). */
+/** Playground Call → Start's parameters as a tool: every field from the model ($fromAI) but the dialer. */
+export const START_CALL_PARAMETERS = {
+	resource: 'playgroundCall',
+	operation: 'start',
+	assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
+	dialerId: 'dialer-main',
+	firstName: fromAi('first_name', 'First name'),
+	lastName: fromAi('last_name', 'Last name'),
+	email: fromAi('email', 'Email address'),
+	phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
+};
+
+/** Segment Contact → Update's parameters as a tool: every field from the model ($fromAI). */
+export const UPDATE_CONTACT_PARAMETERS = {
+	resource: 'segmentContact',
+	operation: 'update',
+	contactId: fromAi('contact_id', 'The id of the contact'),
+	contactFirstName: fromAi('first_name', 'First name'),
+	contactLastName: fromAi('last_name', 'Last name'),
+	phone: fromAi('phone', 'Phone number'),
+};
+
+/** Playground Call → Start as a tool. */
 export const startCallTool = (extra: Partial<NodeSpec> = {}): NodeSpec => ({
-	...tool('Start playground call', 'Has a voice assistant call a person.', {
-		resource: 'playgroundCall',
-		operation: 'start',
-		assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
-		dialerId: 'dialer-main',
-		firstName: fromAi('first_name', 'First name'),
-		lastName: fromAi('last_name', 'Last name'),
-		email: fromAi('email', 'Email address'),
-		phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-	}),
+	...tool('Start playground call', 'Has a voice assistant call a person.', START_CALL_PARAMETERS),
 	...extra,
 });

@@ -35,7 +35,7 @@ import {
 	type NodeSpec,
 	type Workflow,
 } from './helpers';
-import { fromAi } from './agents';
+import { START_CALL_PARAMETERS, UPDATE_CONTACT_PARAMETERS } from './agents';
 import { CALL_PATH } from './calls';
 import { ARRIVAL_SLACK_MS, mostAcceptedInWindow } from '../helpers/arrivals';
 import { poll } from '../../tools/processes';
@@ -77,24 +77,8 @@ const tool = (name: string, parameters: Record<string, unknown>): NodeSpec =>
 
 const TOOLS: NodeSpec[] = [
 	tool('List assistants', { resource: 'assistant', operation: 'getAll', returnAll: true }),
-	tool('Start call', {
-		resource: 'playgroundCall',
-		operation: 'start',
-		assistant: { __rl: true, mode: 'id', value: fromAi('assistant_id', 'The id of the assistant') },
-		dialerId: 'dialer-main',
-		firstName: fromAi('first_name', 'First name'),
-		lastName: fromAi('last_name', 'Last name'),
-		email: fromAi('email', 'Email address'),
-		phoneNumbers: fromAi('phone_numbers', 'Phone numbers, separated by commas'),
-	}),
-	tool('Update contact', {
-		resource: 'segmentContact',
-		operation: 'update',
-		contactId: fromAi('contact_id', 'The id of the contact'),
-		contactFirstName: fromAi('first_name', 'First name'),
-		contactLastName: fromAi('last_name', 'Last name'),
-		phone: fromAi('phone', 'Phone number'),
-	}),
+	tool('Start call', START_CALL_PARAMETERS),
+	tool('Update contact', UPDATE_CONTACT_PARAMETERS),
 ];
 
 /** The trigger with the tools on its Tools input. */
