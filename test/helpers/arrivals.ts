@@ -1,10 +1,12 @@
 /** Counting the requests a simulator received over time. */
 import type { RecordedRequest } from '../simulator';
+import { mostInAnyWindow } from './strictService';
 
 /**
- * The node spaces starts so that at most its rate start in any 1,010 ms; a request then passes
- * through n8n (and, in process, waits for the simulator that shares the event loop) before it is
- * recorded: the checks count windows this much shorter than a second.
+ * How much shorter than a second a check's window is where it reads when the simulator recorded a
+ * request (`receivedAt`, once its body was in) or how long after another one came: a request's way
+ * through n8n (and, in process, the simulator sharing the event loop) moves that moment by up to
+ * this much. Checks of arrivals (`arrivedAt`, mostAcceptedInWindow) count whole seconds.
  */
 export const ARRIVAL_SLACK_MS = 50;
 
@@ -16,15 +18,8 @@ export const ARRIVAL_SLACK_MS = 50;
  */
 export const apart = (spacingMs: number): number => spacingMs / 2;
 
-/** The most times (sorted) in any window of `windowMs` ending at one of them. */
-export function mostInWindow(times: number[], windowMs: number): number {
-	let most = 0;
-	for (let last = 0, first = 0; last < times.length; last++) {
-		while (times[first] <= times[last] - windowMs) first++;
-		most = Math.max(most, last - first + 1);
-	}
-	return most;
-}
+/** The most times (sorted) in any window of `windowMs` ending at one of them (strictService.js, which the bench reads too). */
+export const mostInWindow = mostInAnyWindow;
 
 /**
  * The most requests of the API's paths (`/api/…`) the simulator accepted (any answer but a 429,

@@ -91,7 +91,7 @@ export function prepareRequest(contract: RequestContract): PreSendAction {
 		}
 		// Dry Run (shared/dryRun.ts): the problems go to the item's output; nothing fails, nothing is sent.
 		if (keepForDryRun(this, options, problems)) return options;
-		const error = invalidInputError(item.node, problems, item.itemIndex);
+		const error = invalidInputError(item, problems);
 		if (item.failuresBecomeItems) {
 			run.invalidItems.set(item.itemIndex, error);
 			return options;

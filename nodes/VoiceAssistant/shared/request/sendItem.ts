@@ -109,7 +109,7 @@ async function resultOf(
 	if (target.problem)
 		return stopOn(send, { error: unusableCredentialError(node, itemIndex, target.problem) });
 	const problem = run.policy.problem;
-	if (problem) return stopOn(send, { error: invalidInputError(node, [problem], itemIndex) });
+	if (problem) return stopOn(send, { error: invalidInputError(item, [problem]) });
 	if (target.notAllowed)
 		return stopOn(send, { error: nodeError(node, target.notAllowed, { itemIndex }) });
 	const earlier = run.earlierTries?.recall(itemIndex);

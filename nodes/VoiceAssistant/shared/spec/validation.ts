@@ -80,23 +80,18 @@ export function check<T>(schema: z.ZodType<T>, body: unknown, labels: FieldLabel
 }
 
 /**
- * Where the words name the item: ` [item 3]` in a run over items, nothing for a tool call (an AI
- * Agent's or an MCP client's), whose caller knows no items. n8n runs a tool as the node's `…Tool`
- * type, as request/n8nAdapter.ts `readLoopItem` reads it (`asTool`).
+ * The error of an invalid item: names the field, the rule and the item, and says nothing was sent.
+ * A tool call (an AI Agent's or an MCP client's; `asTool`, as request/n8nAdapter.ts reads it) is
+ * not named by its item: its caller knows no items.
  */
-function itemNamed(node: INode, itemIndex: number): string {
-	return node.type.endsWith('Tool') ? '' : ` [item ${itemIndex}]`;
-}
-
-/** The error of an invalid item: names the field, the rule and (but in a tool call) the item, and says nothing was sent. */
 export function invalidInputError(
-	node: INode,
+	{ node, itemIndex, asTool }: { node: INode; itemIndex: number; asTool: boolean },
 	problems: ReadonlyArray<string | Problem>,
-	itemIndex: number,
 ): NodeError {
 	const texts = problems.map((each) => (typeof each === 'string' ? each : each.message));
 	const more = texts.length > 1 ? ` (and ${texts.length - 1} more)` : '';
-	return nodeError(node, `Invalid input: ${texts[0]}${more}${itemNamed(node, itemIndex)}`, {
+	const where = asTool ? '' : ` [item ${itemIndex}]`;
+	return nodeError(node, `Invalid input: ${texts[0]}${more}${where}`, {
 		itemIndex,
 		description: `Nothing was sent for this item. Problems found:\n- ${texts.join('\n- ')}`,
 	});
