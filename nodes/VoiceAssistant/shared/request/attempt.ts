@@ -8,9 +8,10 @@ import type {
 	IN8nHttpFullResponse,
 	INodeExecutionData,
 } from 'n8n-workflow';
-import { onAbort } from '../clock';
+import { clock, onAbort } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
 import { endOfAnswer, ServiceAnswerError } from '../failureModel';
+import { statedCountOf, type StatedCount } from '../serviceCount';
 import type { NodeError } from '../nodeError';
 import { requestToTarget, type ApiTarget } from '../target';
 import { withCancelSignal, type LoopItem } from './n8nAdapter';
@@ -27,6 +28,12 @@ export interface AttemptOf {
 	target?: ApiTarget;
 }
 
+/** What the attempt tells besides its result: whether its deadline ended it, the count its answer stated. */
+export interface AttemptState {
+	deadlinePassed: boolean;
+	count?: StatedCount;
+}
+
 /** An operation's postReceive step: a function (operationRouting takes no other), throwing a NodeError. */
 export type PostReceiveStep = (
 	this: IExecuteSingleFunctions,
@@ -37,14 +44,15 @@ export type PostReceiveStep = (
 /**
  * One attempt, with the credential the run already read and a deadline for the whole attempt
  * (Timeout alone bounds the wait for each byte, not a server trickling them). Sent with
- * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After); one the failure
+ * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After, the service's count,
+ * kept in `state`); one the failure
  * model does not call answered is thrown as a ServiceAnswerError. A failure without an answer
  * throws n8n's own error (`state.deadlinePassed` when the deadline aborted it). An error of the
  * operation's own postReceive (Get Many's list check) is the item's result.
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,
-	state: { deadlinePassed: boolean },
+	state: AttemptState,
 ): Promise<ItemResult> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
@@ -70,6 +78,7 @@ export async function attemptRequest(
 		forget();
 	}
 	const { statusCode, headers, body } = response;
+	state.count = statedCountOf(headers, clock.date());
 	const end = endOfAnswer(statusCode, headers, body);
 	if (end !== 'answered') throw new ServiceAnswerError(item.node, end, statusCode, headers, body);
 	let items: INodeExecutionData[] = [{ json: body as IDataObject }];
