@@ -1,6 +1,7 @@
 /**
  * A field is one line: a copy of Segment Contact → Update's field table with one more optional
- * text field (one entry, as a service adding `company_name` would need) makes a node in which the
+ * text field (one entry, as a service adding a field would need; `example_note` is no real
+ * field, so a field added to the table for real never collides with it) makes a node in which the
  * field is everywhere it belongs: the body's schema accepts it, errors name it by its label,
  * Additional Fields shows it, Map Automatically lists and reads it, Input Columns names its column,
  * and the request carries it, mapped either way. Nothing else of the node changes.
@@ -23,9 +24,9 @@ import {
 } from './helpers/shownFields';
 
 /** The one line. */
-const WITH_COMPANY: FieldTable = {
+const WITH_NOTE: FieldTable = {
 	...CONTACT_FIELDS,
-	company_name: { parameter: 'companyName', label: 'Company Name' },
+	example_note: { parameter: 'exampleNote', label: 'Example Note' },
 };
 
 /** The Segment Contact resource's properties from a table, as its index.ts builds them from CONTACT_FIELDS. */
@@ -40,12 +41,12 @@ const isContact = (property: INodeProperties) =>
 	);
 
 /** The node as it would be with that table: its Segment Contact properties derived from it, in their place. */
-class NodeWithCompany extends VoiceAssistant {
+class NodeWithNote extends VoiceAssistant {
 	constructor() {
 		super();
 		const properties = [...this.description.properties];
 		const first = properties.findIndex(isContact);
-		properties.splice(first, properties.filter(isContact).length, ...segmentContact(WITH_COMPANY));
+		properties.splice(first, properties.filter(isContact).length, ...segmentContact(WITH_NOTE));
 		this.description = { ...this.description, properties };
 	}
 }
@@ -53,48 +54,48 @@ class NodeWithCompany extends VoiceAssistant {
 const schemaOf = (table: FieldTable) => tableContract(table).body!;
 
 const sim = useSimulator();
-const run = { node: () => new NodeWithCompany(), sim };
+const run = { node: () => new NodeWithNote(), sim };
 const shown = (mode: string) =>
-	shownProperties(new NodeWithCompany(), 'segmentContact', 'update', mode);
+	shownProperties(new NodeWithNote(), 'segmentContact', 'update', mode);
 const property = (mode: string, name: string) =>
 	shown(mode).find((candidate) => candidate.name === name) as INodeProperties;
 
 describe('one more entry in the contact table', () => {
 	test("the body's schema accepts the field, as text; the node's own schema refuses it", () => {
 		const contact = { first_name: 'Ada', last_name: 'Lovelace', phone: '+1' };
-		expect(schemaOf(WITH_COMPANY).safeParse({ ...contact, company_name: 'Acme' }).success).toBe(
-			true,
-		);
-		expect(schemaOf(WITH_COMPANY).safeParse({ ...contact, company_name: 3 }).success).toBe(false);
-		expect(schemaOf(CONTACT_FIELDS).safeParse({ ...contact, company_name: 'Acme' }).success).toBe(
-			false,
-		);
+		expect(
+			schemaOf(WITH_NOTE).safeParse({ ...contact, example_note: 'Met at the fair' }).success,
+		).toBe(true);
+		expect(schemaOf(WITH_NOTE).safeParse({ ...contact, example_note: 3 }).success).toBe(false);
+		expect(
+			schemaOf(CONTACT_FIELDS).safeParse({ ...contact, example_note: 'Met at the fair' }).success,
+		).toBe(false);
 	});
 
 	test('Additional Fields shows it, in its place by name; Map Automatically lists it and Input Columns names its column', () => {
 		const options = property('manual', 'additionalFields').options as INodeProperties[];
 		expect(options.map((option) => option.displayName)).toEqual([
-			'Company Name',
 			'Description',
 			'Email',
+			'Example Note',
 			'Job Title',
 			'Lead Status',
 			'Lifecycle Stage',
 		]);
-		expect(options[0]).toEqual({
-			displayName: 'Company Name',
-			name: 'companyName',
+		expect(options[2]).toEqual({
+			displayName: 'Example Note',
+			name: 'exampleNote',
 			type: 'string',
 			default: '',
 		});
 		const modes = property('auto', 'mappingMode').options as Array<{ description: string }>;
 		expect(modes[1].description).toContain(
-			'and optionally email, description, job_title, lifecycle_stage, lead_status, company_name)',
+			'and optionally email, description, job_title, lifecycle_stage, lead_status, example_note)',
 		);
 		const columns = property('auto', 'inputColumns').options as INodeProperties[];
-		expect(columns.find((option) => option.name === 'company_name')).toMatchObject({
-			displayName: 'Company Name Column',
-			placeholder: 'e.g. Company Name',
+		expect(columns.find((option) => option.name === 'example_note')).toMatchObject({
+			displayName: 'Example Note Column',
+			placeholder: 'e.g. Example Note',
 		});
 	});
 
@@ -102,15 +103,15 @@ describe('one more entry in the contact table', () => {
 		// As JSON: the routing's functions are new ones in each node.
 		const asJson = (node: VoiceAssistant) =>
 			JSON.parse(JSON.stringify(node.description.properties)) as INodeProperties[];
-		const properties = asJson(new NodeWithCompany());
+		const properties = asJson(new NodeWithNote());
 		for (const each of properties.filter(isContact)) {
 			if (each.options)
 				each.options = (each.options as INodeProperties[]).filter(
-					(option) => !['companyName', 'company_name'].includes(option.name),
+					(option) => !['exampleNote', 'example_note'].includes(option.name),
 				);
 			if (each.name === 'mappingMode')
 				for (const mode of each.options as Array<{ description: string }>)
-					mode.description = mode.description.replace(', company_name', '');
+					mode.description = mode.description.replace(', example_note', '');
 		}
 		expect(properties).toEqual(asJson(new VoiceAssistant()));
 	});
@@ -121,9 +122,12 @@ describe('one more entry in the contact table', () => {
 		sim().reset();
 		sim().failNext({ status: 200, body: { message: 'Contact updated successfully.' } });
 		const { error } = await runNode({
-			parameters: { ...segmentContactParameters, additionalFields: { companyName: 'Acme' } },
+			parameters: {
+				...segmentContactParameters,
+				additionalFields: { exampleNote: 'Met at the fair' },
+			},
 			credentials: { apiKey: API_KEY, baseUrl: sim().url },
-			voiceAssistant: new NodeWithCompany(),
+			voiceAssistant: new NodeWithNote(),
 		});
 		expect(error).toBeUndefined();
 		expect(sim().requests.map((r) => [r.method, r.path, r.query, r.body])).toEqual([
@@ -131,19 +135,24 @@ describe('one more entry in the contact table', () => {
 				'PUT',
 				CONTACT_UPDATE_PATH,
 				{ id: 'contact-42' },
-				{ first_name: 'Grace', last_name: 'Hopper', phone: '+14155550123', company_name: 'Acme' },
+				{
+					first_name: 'Grace',
+					last_name: 'Hopper',
+					phone: '+14155550123',
+					example_note: 'Met at the fair',
+				},
 			],
 		]);
 	});
 
 	test('an error names it by its label, and nothing is sent', async () => {
 		const { error } = await runNode({
-			parameters: { ...segmentContactParameters, additionalFields: { companyName: '={{ [1] }}' } },
+			parameters: { ...segmentContactParameters, additionalFields: { exampleNote: '={{ [1] }}' } },
 			credentials: { apiKey: API_KEY, baseUrl: sim().url },
-			voiceAssistant: new NodeWithCompany(),
+			voiceAssistant: new NodeWithNote(),
 		});
 		expect(error?.message).toBe(
-			'Invalid input: "company_name" (Company Name) must be text [item 0]',
+			'Invalid input: "example_note" (Example Note) must be text [item 0]',
 		);
 		expect(sim().requests).toEqual([]);
 	});
