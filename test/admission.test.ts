@@ -17,6 +17,7 @@ import {
 	type Member,
 } from '../nodes/VoiceAssistant/shared/request/admission';
 import { accountOf } from '../nodes/VoiceAssistant/shared/target';
+import { heldBackWords, seconds } from '../nodes/VoiceAssistant/shared/runWords';
 import { VirtualClock } from './helpers/virtualClock';
 import { runNode } from './helpers/runNode';
 import { asOtherAccount, useSimulator } from './helpers/simulator';
@@ -172,9 +173,32 @@ describe('the account admission, on virtual time', () => {
 		// The call waited 100 ms, not the account's whole sleep, which it joined 900 ms in; the bulk
 		// run's request waited two spacings.
 		expect([bulk.held.rateMs, call.held.rateMs]).toEqual([2000, 100]);
-		expect(call.held.setBy).toBe('1 requests a second');
+		expect(call.held.heldBy).toEqual({ '1 requests a second': 100 });
 		admission.leave(bulk);
 		admission.leave(call);
+	});
+
+	it("a run held by another credential's 1 a second is told so, not its own 100 a second it met for a moment after the other run left", async () => {
+		const id = nextAccount();
+		const calls = {
+			limit: { perSecond: 1, words: '1 request a second, set on credential "Calls"' },
+			held: { rateMs: 0, pauseMs: 0 },
+		};
+		const updates = {
+			limit: { perSecond: 100, words: '100 requests a second, set on credential "Updates"' },
+			held: { rateMs: 0, pauseMs: 0 },
+		};
+		const admission = joinAdmission(id, calls);
+		joinAdmission(id, updates);
+		const held = turns(admission, updates, 4);
+		await clock.advance(2500);
+		admission.leave(calls);
+		await clock.advance(2000);
+		await Promise.all(held);
+		expect(heldBackWords({ ...updates.held, ownMs: 0, batching: false })).toBe(
+			`, held back ${seconds(updates.held.rateMs)} s by the account's rate limit (1 request a second, set on credential "Calls")`,
+		);
+		admission.leave(updates);
 	});
 
 	it('a Retry-After pause holds every run of the account, then the rate resumes; each run counts the pause', async () => {

@@ -13,7 +13,12 @@ interface ProgressFigures {
 	/** Attempts between their start and their end (one waiting for its turn or a retry is not). */
 	inFlight: () => number;
 	/** The account's rate now, its Rate Limit in force and the service's stated count, and the attempts waiting for their turn. */
-	rate: () => { now?: number; limit?: SetLimit; stated?: Parameters<typeof rateWords>[2]; waiting: number };
+	rate: () => {
+		now?: number;
+		limit?: SetLimit;
+		stated?: Parameters<typeof rateWords>[2];
+		waiting: number;
+	};
 	heldBack: () => HeldBack;
 }
 

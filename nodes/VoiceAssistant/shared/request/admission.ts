@@ -11,7 +11,8 @@ import { clock } from '../clock';
 import type { SetLimit } from '../rate';
 import { statedWords, type HeldBack } from '../runWords';
 import type { StatedCount } from '../serviceCount';
-import { RatePacer, type PacerKind, type Stated } from './ratePacer';
+import type { Stated } from '../countShare';
+import { RatePacer, type PacerKind } from './ratePacer';
 import { RateTickets, SECOND_MS, type Ticket } from './rateTickets';
 import { WaiterQueue } from './waiterQueue';
 
@@ -63,8 +64,8 @@ export class AccountAdmission {
 	get rateInForce(): { now: number | undefined; limit: SetLimit | undefined; stated?: Stated } {
 		const limit = this.limit;
 		const paced = this.pacer.rate(limit?.perSecond);
-		const now = paced !== undefined && paced < (limit?.perSecond ?? Infinity) ? paced : limit?.perSecond;
-		return { now, limit, stated: this.pacer.stated };
+		const now = (paced ?? Infinity) < (limit?.perSecond ?? Infinity) ? paced : limit?.perSecond;
+		return { now, limit, stated: this.pacer.count.stated };
 	}
 
 	get waiting(): number {
@@ -107,11 +108,8 @@ export class AccountAdmission {
 			});
 	}
 
-	/**
-	 * The service asked to wait `ms` (Retry-After): every request of the account does, at most
-	 * MAX_PAUSE_MS. A second or less while the account has a rate is that rate's to answer: its
-	 * pacer heard the 429, only the item waits.
-	 */
+	/** The service asked to wait `ms` (Retry-After): every request of the account does, at most
+	 * MAX_PAUSE_MS; a second or less while the account has a rate is the rate's to answer. */
 	pause(ms: number): void {
 		if (ms <= SECOND_MS && this.rateInForce.now !== undefined) return;
 		const [now, until] = [clock.now(), clock.now() + Math.min(ms, MAX_PAUSE_MS)];
@@ -187,21 +185,18 @@ export class AccountAdmission {
 		const ticket = this.tickets.take(this.rateInForce.now);
 		this.pacer.started(waited);
 		return {
-			giveBack: (reached) => {
-				ticket.giveBack(reached);
+			giveBack: (...end) => {
+				ticket.giveBack(...end);
 				if (this.waiting > 0) this.sleep?.abort();
 				else if (this.seats.length === 0) this.lingerUntilQuiet();
 			},
 		};
 	}
 
-	/**
-	 * An attempt of the account ended, `tookMs` after it started; `cut`: whether it cut its run's
-	 * automatic window (undefined: a fixed one); `count`: the service's count its answer stated.
-	 */
-	attemptEnded(kind: PacerKind, tookMs: number, cut: boolean | undefined, count?: StatedCount): void {
-		const end = { kind, startedAt: clock.now() - tookMs, cut };
-		this.pacer.onAttemptEnd(end, this.limit?.perSecond, count);
+	/** An attempt ended `tookMs` after it started; `cut`: whether it cut its run's automatic window; `count`: its answer's. */
+	attemptEnded(kind: PacerKind, tookMs: number, cut?: boolean, count?: StatedCount): void {
+		const startedAt = clock.now() - tookMs;
+		this.pacer.onAttemptEnd({ kind, startedAt, cut, count }, this.limit?.perSecond);
 	}
 }
 

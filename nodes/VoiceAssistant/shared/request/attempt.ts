@@ -28,12 +28,6 @@ export interface AttemptOf {
 	target?: ApiTarget;
 }
 
-/** What the attempt tells besides its result: whether its deadline ended it, the count its answer stated. */
-export interface AttemptState {
-	deadlinePassed: boolean;
-	count?: StatedCount;
-}
-
 /** An operation's postReceive step: a function (operationRouting takes no other), throwing a NodeError. */
 export type PostReceiveStep = (
 	this: IExecuteSingleFunctions,
@@ -52,7 +46,7 @@ export type PostReceiveStep = (
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,
-	state: AttemptState,
+	state: { deadlinePassed: boolean; count?: StatedCount },
 ): Promise<ItemResult> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();

@@ -36,8 +36,8 @@ export class AttemptFeedback {
 	/** `tookMs`: from the attempt's start to its end; `count`: the service's count its answer stated. */
 	onAttemptEnd(
 		end: AttemptEnd,
-		admission: AccountAdmission | undefined,
-		tookMs: number,
+		admission?: AccountAdmission,
+		tookMs = 0,
 		count?: StatedCount,
 	): void {
 		const kind = pacerKind(end);

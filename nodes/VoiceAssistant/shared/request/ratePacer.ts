@@ -1,8 +1,6 @@
-// The pacer: the account's rate as the service shows it, below the Rate Limit in force (if any).
-// Where the service states its count (serviceCount.ts), this process's share of it: the window's
-// quota less what others used of it (the count used, less this process's own requests started in
-// the window and not answered 429), less a RESERVE once others use it, at least one request a
-// window. From the 429s of automatic windows, a learned rate (the lower of the two holds): pacing
+// The pacer: the account's rate as the service shows it, below the Rate Limit in force (if any):
+// where the service states its count, this process's share of it (countShare.ts); from the 429s
+// of automatic windows, a learned rate (the lower of the two holds). Pacing
 // starts at what the service handled in the last second it was sent to (never at nothing) on
 // evidence of a rate limit: without a Rate Limit, THROTTLED_OF_RECENT_TO_PACE of the latest RECENT
 // ends 429, or a window's cut with 2 429s since the last; with one, a 429 while it holds requests
@@ -17,6 +15,7 @@
 // first second; if the share of 429s then is not below FUTILE_SHARE_RATIO of that second's, it is a
 // busy service's noise: pacing stops for the account. The rules in words: docs/how-it-works.md.
 import { clock } from '../clock';
+import { CountShare } from '../countShare';
 import type { StatedCount } from '../serviceCount';
 import { SECOND_MS } from './rateTickets';
 
@@ -33,21 +32,8 @@ const MIN_ENDS_TO_JUDGE = 20;
 const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
 const SET_SHARE_TO_PACE = 0.1;
-/** Of the stated quota, what is kept unused once others use the account: their requests since their last count was heard. */
-const RESERVE = 0.02;
-/** The stated window's own starts are counted in this many parts of it. */
-const PARTS = 100;
-
 /** How the pacer counts an attempt's end. handled: the service handled it (any status but 429 and 5xx); failed: any other failure. */
 export type PacerKind = 'handled' | 'rate-limited' | 'failed';
-
-/** The service's stated limit (a second), and this process's share of it now (a second). */
-export interface Stated {
-	perSecond: number;
-	share: number;
-	quota: number;
-	windowMs: number;
-}
 
 export class RatePacer {
 	/** Attempts a second learned from 429s (undefined: not pacing). */
@@ -71,10 +57,8 @@ export class RatePacer {
 	private throttledSinceCut = 0;
 	/** When a start last waited for the rate. */
 	private waitedAt = -Infinity;
-	/** The service's count, as last stated; this process's starts in parts of its window (a second until one is stated). */
-	stated: Stated | undefined;
-	private readonly starts = new Map<number, number>();
-	private windowMs = SECOND_MS;
+	/** This process's share of the service's stated count. */
+	readonly count = new CountShare();
 	/** Pacing began at the Rate Limit in force: another process likely shares the account. */
 	cutAtLimit = false;
 	/** The account's Retry-After pauses in all (its admission adds each): the service handles nothing then, as it asked, so what it handled is kept on the clock less them. */
@@ -90,7 +74,8 @@ export class RatePacer {
 			if (now - this.waitedAt > SECOND_MS) this.nextStepAt = now + SECOND_MS;
 			else {
 				// Back to what the service took, RETURN a second; held there PLATEAU seconds; then faster and faster.
-				if (this.perSecond < this.took) this.perSecond = Math.min(this.took, this.perSecond * (1 + RETURN));
+				if (this.perSecond < this.took)
+					this.perSecond = Math.min(this.took, this.perSecond * (1 + RETURN));
 				else if (this.steps++ >= PLATEAU)
 					this.perSecond *= 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** (this.steps - 1 - PLATEAU));
 				this.nextStepAt += SECOND_MS;
@@ -98,49 +83,33 @@ export class RatePacer {
 		}
 		if (this.perSecond !== undefined && this.perSecond >= (limit ?? Infinity))
 			[this.perSecond, this.cutAtLimit] = [undefined, false];
-		const share = this.stated?.share;
-		return this.perSecond === undefined || (share ?? Infinity) < this.perSecond ? share : this.perSecond;
+		const share = this.count.stated?.share ?? Infinity;
+		return share < (this.perSecond ?? Infinity) ? share : this.perSecond;
 	}
 
 	/** An attempt of the account starts; `waited`: the rate held it back. */
 	started(waited: boolean): void {
 		if (waited) this.waitedAt = clock.now();
-		this.countStart(clock.now(), 1);
-	}
-
-	/** A start in the parts of the stated window (`by` -1: one the service refused, which it does not count). */
-	private countStart(at: number, by: number): void {
-		const part = Math.floor((at * PARTS) / this.windowMs);
-		this.starts.set(part, (this.starts.get(part) ?? 0) + by);
-		for (const key of this.starts.keys()) if (key <= part - 2 * PARTS) this.starts.delete(key);
-	}
-
-	/** This process's starts from `from` to `to` (whole parts of the stated window). */
-	private startsBetween(from: number, to: number): number {
-		const [first, last] = [from, to].map((at) => Math.floor((at * PARTS) / this.windowMs));
-		let own = 0;
-		for (const [part, count] of this.starts) if (part > first && part <= last) own += count;
-		return own;
+		this.count.started(clock.now());
 	}
 
 	/**
 	 * An attempt that started at `startedAt` ended; `cut`: whether it cut its run's automatic window
-	 * (undefined: a fixed one, whose ends only count as handled); `limit`: the Rate Limit in force;
-	 * `count`: the service's count, if its answer stated one.
+	 * (undefined: a fixed one, whose ends only count as handled); `count`: the service's count, if
+	 * its answer stated one; `limit`: the Rate Limit in force.
 	 */
 	onAttemptEnd(
-		end: { kind: PacerKind; startedAt: number; cut?: boolean },
+		end: { kind: PacerKind; startedAt: number; cut?: boolean; count?: StatedCount },
 		limit?: number,
-		count?: StatedCount,
 	): void {
-		const { kind, startedAt, cut } = end;
+		const { kind, startedAt, cut, count } = end;
 		if (kind === 'handled') {
 			const bucket = Math.floor((clock.now() - this.pausedMs) / BUCKET_MS);
 			this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
 			for (const key of this.handledBuckets.keys())
 				if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
 		}
-		if (count) this.hear(count, startedAt, kind === 'rate-limited');
+		if (count) this.count.heard(count, startedAt, kind === 'rate-limited');
 		if (cut === undefined) return;
 		const { spell } = this;
 		if (spell) {
@@ -156,7 +125,8 @@ export class RatePacer {
 		const cutAfterTwo = cut && this.throttledSinceCut >= 2;
 		if (cut) this.throttledSinceCut = 0;
 		// A 429 whose count says nothing remained is the count's to answer (its share), not news.
-		if (!throttled || startedAt <= this.lastNewsAt || this.givenUp || count?.remaining === 0) return;
+		if (!throttled || startedAt <= this.lastNewsAt || this.givenUp || count?.remaining === 0)
+			return;
 		this.rate(limit);
 		if (this.perSecond !== undefined) return this.news();
 		const handled = this.handledInLastSecond();
@@ -172,28 +142,6 @@ export class RatePacer {
 		this.cutAtLimit = limit !== undefined;
 		this.spell = { rate, from: clock.now(), ends: 0, throttled: 0 };
 		this.hold(rate);
-	}
-
-	/** The service stated its count in the answer to a request started at `startedAt`. */
-	private hear(count: StatedCount, startedAt: number, throttled: boolean): void {
-		const { quota } = count;
-		// A window the fields do not state is as long as the longest reset heard for this quota.
-		const windowMs =
-			quota === this.stated?.quota ? Math.max(count.windowMs, this.stated.windowMs) : count.windowMs;
-		if (windowMs !== this.windowMs) {
-			this.windowMs = windowMs;
-			this.starts.clear();
-		}
-		const perSecond = (quota * SECOND_MS) / windowMs;
-		this.stated ??= { perSecond, share: perSecond, quota, windowMs };
-		Object.assign(this.stated, { perSecond, quota, windowMs });
-		if (throttled) this.countStart(startedAt, -1);
-		if (count.remaining === undefined) return void (this.stated.share = perSecond);
-		const own = this.startsBetween(startedAt - windowMs, startedAt);
-		const others = Math.max(0, quota - count.remaining - own);
-		// Others below the reserve are the count's noise (requests counted in the partial part).
-		const kept = others > quota * RESERVE ? Math.ceil(quota * RESERVE) : 0;
-		this.stated.share = (Math.max(1, quota - kept - others) * SECOND_MS) / windowMs;
 	}
 
 	/** What the service handled in the last second it was sent to. */

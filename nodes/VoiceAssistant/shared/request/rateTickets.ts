@@ -3,12 +3,12 @@
 // N / r seconds (1 s for a whole rate). A request takes a ticket when it starts and gives it back a
 // span after it ended: it may have reached the service at any moment from its start to its end, so
 // no span holds more than N arrivals. One whose end the node never saw (a timeout, a cut) may still
-// reach it as long again as it was on its way, and keeps its ticket that much longer; under a rate
-// of one ticket, one answered 429 keeps it a random part of a span longer, so that processes
-// refused together do not come back together; one that never left this machine gives it back at once. Starts are also spaced a
-// span / N apart (a turn a late timer missed is made up). The account's rate keeps tickets, and so
-// does a run's own Max Requests per Second; a changed rate holds from the next request, judged by
-// the same ends.
+// reach it as long again as it was on its way: it keeps its ticket that much longer. Under a rate
+// of one ticket, one answered 429 keeps it a random part of a span longer (processes refused
+// together do not come back together). One that never left this machine gives it back at once.
+// Starts are also spaced a span / N apart (a turn a late timer missed is made up). The account's
+// rate keeps tickets, and so does a run's own Max Requests per Second; a changed rate holds from
+// the next request, judged by the same ends.
 import { clock, jitter } from '../clock';
 import type { AttemptEnd } from '../failureModel';
 

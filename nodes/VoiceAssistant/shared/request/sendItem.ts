@@ -32,7 +32,7 @@ import {
 	unexpectedError,
 	unusableCredentialError,
 } from '../notSentErrors';
-import { attemptRequest, type AttemptOf, type AttemptState } from './attempt';
+import { attemptRequest, type AttemptOf } from './attempt';
 import { runOf } from './prepareRequest';
 import { redactError } from '../redact';
 import { errorItem, outputItems, thrownError, type ItemResult } from '../output';
@@ -134,7 +134,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			turn?.giveBack(false);
 			return notSent(send);
 		}
-		const state: AttemptState = { deadlinePassed: false };
+		const state: Parameters<typeof attemptRequest>[1] = { deadlinePassed: false };
 		let ended: ItemResult | AttemptFailure | undefined;
 		sent.times++;
 		run.attemptStarted();
