@@ -14,6 +14,7 @@ import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import {
 	accountAdmissions,
 	joinAdmission,
+	MAX_PAUSE_MS,
 	type Member,
 } from '../nodes/VoiceAssistant/shared/request/admission';
 import { accountOf } from '../nodes/VoiceAssistant/shared/target';
@@ -190,7 +191,8 @@ describe('the account admission, on virtual time', () => {
 		};
 		const admission = joinAdmission(id, calls);
 		joinAdmission(id, updates);
-		const held = turns(admission, updates, 4);
+		// 3 turns at 1 a second, then 7 at 100 a second (10 ms apart) once the calls' run left.
+		const held = turns(admission, updates, 10);
 		await clock.advance(2500);
 		admission.leave(calls);
 		await clock.advance(2000);
@@ -260,6 +262,27 @@ describe('the account admission, on virtual time', () => {
 		await clock.advance(0);
 		expect(await waiting).toEqual({ pausedUntil: clock.now() + 5000 });
 		admission.leave(run);
+	});
+
+	it("a pause is at most an hour, however long the service asks (then a request asks again); a second or less while the account has a rate is that rate's to answer, not a pause", async () => {
+		const id = nextAccount();
+		const run = member();
+		const admission = joinAdmission(id, run);
+		admission.pause(7_200_000);
+		const [waits] = turns(admission, run, 1, NEVER, Infinity);
+		await clock.advance(MAX_PAUSE_MS);
+		expect(MAX_PAUSE_MS).toBe(3_600_000);
+		expect(await waits).toBe(clock.now());
+		admission.leave(run);
+		const paced = member(10);
+		const rated = joinAdmission(nextAccount(), paced);
+		rated.pause(1000);
+		expect(await turns(rated, paced, 1)[0]).toBe(clock.now());
+		rated.pause(1001);
+		const [after] = turns(rated, paced, 1);
+		await clock.advance(1001);
+		expect(await after).toBe(clock.now());
+		rated.leave(paced);
 	});
 
 	it('a rate whose spacing no timer holds (1 request in 115 days) is kept exactly', async () => {
