@@ -159,7 +159,6 @@ async function share(
 			mostInASecond: mostInWindow(accepted, 1000),
 			aloneBackInS: backAt === undefined ? Infinity : (backAt - othersEnded) / 1000,
 		};
-		return out;
 	} finally {
 		useClock(realClock);
 	}

@@ -29,7 +29,7 @@ beforeEach(async () => {
 const send = async (
 	options: INodeParameters,
 	count: number,
-	{ requestOptions, ...credential }: { rateLimit?: number; requestOptions?: object } = {},
+	{ requestOptions, ...credential }: { rateLimit?: number; requestOptions?: INodeParameters } = {},
 ) =>
 	await runNode({
 		parameters: { ...contacts(options), ...(requestOptions ? { requestOptions } : {}) },
