@@ -555,7 +555,7 @@ describe("the tables the code owns are the code's", () => {
 		const pacer = 'request/ratePacer.ts';
 		const seconds = (file: string, name: string) => constant(file, name) / 1000;
 		const inWords = (ms: number) =>
-			({ 3_600_000: 'an hour', 86_400_000: 'a day' })[ms] ?? `${ms} ms`;
+			({ 3_600_000: 'an hour', 7_776_000_000: '90 days' })[ms] ?? `${ms} ms`;
 		const rules = [
 			`up to ${seconds('retry.ts', 'BASE_BACKOFF_MS')} s × 2`,
 			`at most ${seconds('retry.ts', 'MAX_BACKOFF_MS')} s)`,

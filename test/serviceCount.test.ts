@@ -5,11 +5,10 @@
  * the answer's own Date, every value that cannot be meant left out. The same headers from the
  * simulator over HTTP: test/sharedAccount.test.ts (virtual time) and test/hardening.
  */
-import {
-	MAX_HINT_MS,
-	retryAfterOf,
-	statedCountOf,
-} from '../nodes/VoiceAssistant/shared/serviceCount';
+import { retryAfterOf, statedCountOf } from '../nodes/VoiceAssistant/shared/serviceCount';
+
+/** The longest wait or reset a header is taken at: 90 days. */
+const MAX_HINT_MS = 90 * 86_400_000;
 
 /** n8n's time of day, and the service's a minute ahead of it (n8n's clock 60 s behind). */
 const N8N_NOW = Date.parse('2026-11-25T12:00:00Z');
@@ -24,6 +23,7 @@ describe('Retry-After', () => {
 		[['3'], 3000],
 		[7, 7000],
 		['86400', 86_400_000],
+		['3000000', 3_000_000_000],
 		['Wed, 25 Nov 2026 12:00:30 GMT', 30_000],
 		['Wed, 25 Nov 2026 11:59:00 GMT', 0],
 	])('%j → %d ms', (header, expected) => {
@@ -47,11 +47,11 @@ describe('Retry-After', () => {
 		null,
 		{},
 		'1e3',
-		'86401',
+		'7776001',
 		'1767225600000',
 		'99999999999999',
 		'Fri, 25 Nov 2050 12:00:00 GMT',
-	])('%j is left out: not a number of seconds or a date, or beyond a day', (header) => {
+	])('%j is left out: not a number of seconds or a date, or beyond 90 days', (header) => {
 		expect(retryAfterOf({ 'retry-after': header, date: AHEAD }, N8N_NOW)).toBeUndefined();
 	});
 });
@@ -69,16 +69,20 @@ describe("the service's stated count", () => {
 			remaining: 37,
 			resetMs: 1000,
 		});
+		// An hour's 5,000 may be spent at once: only windows of at most a minute pace.
 		const hourly = {
 			'ratelimit-policy': '"burst";q=100;w=1, "hour";q=5000;w=3600',
 			ratelimit: '"hour";r=4000;t=1200',
 		};
 		expect(statedCountOf(hourly, N8N_NOW)).toEqual({
-			quota: 5000,
-			windowMs: 3_600_000,
-			remaining: 4000,
-			resetMs: 1_200_000,
+			quota: 100,
+			windowMs: 1000,
+			remaining: undefined,
+			resetMs: undefined,
 		});
+		expect(
+			statedCountOf({ 'x-ratelimit-limit': '5000', 'x-ratelimit-reset': '1200' }, N8N_NOW),
+		).toBeUndefined();
 		// A policy of bytes, not requests, is not a rate of requests.
 		const bytes = { 'ratelimit-policy': '"data";q=1000000;qu="content-bytes";w=60' };
 		expect(statedCountOf(bytes, N8N_NOW)).toBeUndefined();

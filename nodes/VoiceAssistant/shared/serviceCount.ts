@@ -3,13 +3,17 @@
 // -Remaining and -Reset, and the X-RateLimit-Limit, -Remaining and -Reset convention) and its
 // Retry-After. A header is a hint: every time in one is read against the answer's own Date (n8n's
 // clock may be off), and a value that cannot be meant (not a number, negative, a count beyond
-// MAX_COUNT, a limit of 0, a wait beyond MAX_HINT_MS) is left out, never a crash.
+// MAX_COUNT, a limit of 0, a wait beyond MAX_HINT_MS) is left out, never a crash. Only a window of
+// at most PACED_WINDOW_MS paces the account: a longer one's quota (an hour's, a day's) may be spent
+// at once, and its exhaustion is the service's Retry-After's to answer.
 
 /** Headers as n8n gives them: lower-case names, a value or a list of values. */
 type Headers = Record<string, unknown> | undefined;
 
-/** The longest wait or reset a header is taken at (a day): a reset in a year or a timestamp given as seconds is no hint. */
-export const MAX_HINT_MS = 86_400_000;
+/** The longest wait or reset a header is taken at (90 days): a reset in a year or a timestamp given as seconds is no hint. */
+const MAX_HINT_MS = 7_776_000_000;
+/** The longest window that paces the account: a minute. */
+const PACED_WINDOW_MS = 60_000;
 /** The largest count taken (a quota or a remaining count of 10^12 is no hint). */
 const MAX_COUNT = 1e9;
 /** A reset at or above this many seconds is a Unix time, below it the seconds to wait. */
@@ -132,8 +136,9 @@ function limitFields(headers: Headers, prefix: string, now: number): StatedCount
 }
 
 /**
- * The count an answer states, by the window that holds requests to the lowest rate (of two as
- * low, the shorter); undefined when it states none that can be read. `now`: n8n's time of day.
+ * The count an answer states, by the window of at most a minute that holds requests to the lowest
+ * rate (of two as low, the shorter); undefined when it states none that can be read. `now`: n8n's
+ * time of day.
  */
 export function statedCountOf(headers: Headers, now: number): StatedCount | undefined {
 	const stated = [
@@ -142,5 +147,7 @@ export function statedCountOf(headers: Headers, now: number): StatedCount | unde
 		limitFields(headers, 'x-ratelimit-', now),
 	].filter((found): found is StatedCount => found !== undefined);
 	const perMs = ({ quota, windowMs }: StatedCount) => quota / windowMs;
-	return stated.sort((a, b) => perMs(a) - perMs(b) || a.windowMs - b.windowMs)[0];
+	return stated
+		.filter(({ windowMs }) => windowMs <= PACED_WINDOW_MS)
+		.sort((a, b) => perMs(a) - perMs(b) || a.windowMs - b.windowMs)[0];
 }

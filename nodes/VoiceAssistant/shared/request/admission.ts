@@ -27,7 +27,7 @@ export interface Member {
 }
 
 /** The longest an account pauses for one Retry-After (an hour): a longer ask pauses it an hour, then a request asks again. */
-export const MAX_PAUSE_MS = 3_600_000;
+const MAX_PAUSE_MS = 3_600_000;
 
 /** The turn a request gets: a ticket, or the end of a pause longer than it may wait (clock time); undefined: its run's signal aborted. */
 export type Turn = Ticket | { pausedUntil: number } | undefined;
