@@ -181,8 +181,9 @@ const ALL_STRICT_ROWS = process.env.N8N_QUEUE_STRICT_ROWS === 'all';
  * none, behind the service not stating its count and stating it; then a lone worker, stated and not.
  */
 const STRICT_ROWS = [
-	...[false, true].flatMap((stated) =>
-		[2, 3].flatMap((workers) => [
+	// Workers are only ever added: 2 workers' rows first.
+	...[2, 3].flatMap((workers) =>
+		[false, true].flatMap((stated) => [
 			{ workers, rateLimit: STRICT_RATE as number | undefined, stated, lone: false },
 			{ workers, rateLimit: undefined as number | undefined, stated, lone: false },
 		]),

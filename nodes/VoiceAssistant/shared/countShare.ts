@@ -3,7 +3,9 @@
 // process's own requests that started in the window before the answered one (those answered 429
 // left out: the service counts only what it took), it is what others used. Once others use it, a
 // RESERVE is kept for what they sent since; at least one request a window, so a count is heard
-// again. The account's pacer (request/ratePacer.ts) paces at the share.
+// again. A count not heard again for two windows (at least STALE_MS) is forgotten: the service
+// stopped stating it. The account's pacer (request/ratePacer.ts) paces at the share.
+import { clock } from './clock';
 import type { StatedCount } from './serviceCount';
 
 const SECOND_MS = 1000;
@@ -11,6 +13,7 @@ const SECOND_MS = 1000;
 const RESERVE = 0.02;
 /** Own starts are counted in this many parts of the window. */
 const PARTS = 100;
+const STALE_MS = 5000;
 
 /** What the count says, a second: the service's stated limit and this process's share of it; its quota and window. */
 export interface Stated {
@@ -21,11 +24,17 @@ export interface Stated {
 }
 
 export class CountShare {
-	/** The count as last stated (undefined: none yet). */
-	stated: Stated | undefined;
+	/** The count as last stated, and when (undefined: none, or none for two windows). */
+	private last: { stated: Stated; at: number } | undefined;
 	/** Own starts in parts of the window (a second's until one is stated). */
 	private readonly starts = new Map<number, number>();
 	private windowMs = SECOND_MS;
+
+	get stated(): Stated | undefined {
+		if (this.last && clock.now() - this.last.at > Math.max(STALE_MS, 2 * this.windowMs))
+			this.last = undefined;
+		return this.last?.stated;
+	}
 
 	/** A request of this process started at `at` (`by` -1: one the service refused). */
 	started(at: number, by = 1): void {
@@ -40,7 +49,7 @@ export class CountShare {
 		// A window the fields do not state is as long as the longest reset heard for this quota.
 		const windowMs = Math.max(
 			count.windowMs,
-			quota === this.stated?.quota ? this.stated.windowMs : 0,
+			quota === this.last?.stated.quota ? this.last.stated.windowMs : 0,
 		);
 		if (windowMs !== this.windowMs) {
 			this.windowMs = windowMs;
@@ -55,7 +64,7 @@ export class CountShare {
 			const kept = others > quota * RESERVE ? Math.ceil(quota * RESERVE) : 0;
 			share = (Math.max(1, quota - kept - others) * SECOND_MS) / windowMs;
 		}
-		this.stated = { perSecond, share, quota, windowMs };
+		this.last = { stated: { perSecond, share, quota, windowMs }, at: clock.now() };
 	}
 
 	/** Own starts after `from` up to `to`, in whole parts of the window. */
