@@ -59,7 +59,7 @@ export function rateWords(
 	stated?: Parameters<typeof statedWords>[0],
 ): string {
 	if (rate === limit?.perSecond) return limit.words;
-	if (stated) return `${perSecond(rate)}, ${statedWords(stated)}`;
+	if (stated && rate === stated.share) return `${perSecond(rate)}, ${statedWords(stated)}`;
 	return `${perSecond(rate)}, learned from 429 answers`;
 }
 

@@ -158,7 +158,8 @@ export class AccountAdmission {
 			await clock.sleep(wait, this.sleep.signal);
 			// Counted for the runs with requests waiting, since the first of them did, with the rate that
 			// held them (the Rate Limit in force, the service's stated one, or the learned one); a pause as it is set.
-			const by = rate === limit?.perSecond ? limit?.words : stated && statedWords(stated);
+			const byCount = stated && rate === stated.share ? statedWords(stated) : undefined;
+			const by = rate === limit?.perSecond ? limit?.words : byCount;
 			for (const { member, queue, since } of this.seats) {
 				if (paused || queue.length === 0) continue;
 				const { held } = member;
