@@ -203,11 +203,13 @@ const webhookOf = (row: StrictRow) => (row.rateLimit ? 'va-queue-strict' : 'va-q
 
 /**
  * Two workers at a low rate behind a service that accepts 1 request in any second: the
- * credential's Rate Limit LOW_RATE a second on each (together 0.8 of the limit), LOW_UPDATES
- * updates per worker. The node keeps them out of step: at most 5% refused (the issue's model).
+ * credential's Rate Limit LOW_RATE a second on each (together half the limit), LOW_UPDATES
+ * updates per worker. In step, a refused request's retry and the other worker's next start meet
+ * in the same second every time (half refused or more); the node keeps them apart (the model's
+ * at most 5%: test/sharedAccount.test.ts; a dozen requests here, so at most a quarter).
  */
-const LOW_RATE = 0.4;
-const LOW_UPDATES = 8;
+const LOW_RATE = 0.25;
+const LOW_UPDATES = 6;
 const LOW_WORKFLOW = 'vaQueueLow0001';
 const LOW_CREDENTIAL = {
 	id: 'vaQueueRatedLow',
@@ -1052,7 +1054,7 @@ describe.each(queueVersions())(
 			test(`behind a strict service (${STRICT_RATE} in any 1,000 ms${row.stated ? ', stating its count' : ''}), ${row.workers} workers${row.lone ? ', two executions small and one big (a worker left alone)' : ''}, ${row.rateLimit ? `the credential's Rate Limit ${row.rateLimit} on each` : 'no Rate Limit'}: ${STRICT_UPDATES} updates each applied once, under ${maxShare429(row) * 100}% answered 429, at most ${STRICT_MAX_SECOND} arriving in any 1,000 ms from ${STRICT_SETTLE_MS / 1000} s on`, () =>
 				strictRun(row));
 
-		test(`at a low rate, 2 workers each with the credential's ${LOW_RATE} a second behind a service that accepts 1 in any second: ${LOW_UPDATES} updates each, at most 20% refused (in step: half or more)`, async () => {
+		test(`at a low rate, 2 workers each with the credential's ${LOW_RATE} a second behind a service that accepts 1 in any second: ${LOW_UPDATES} updates each, at most a quarter refused (in step: half or more)`, async () => {
 			const alive = () => cluster.workers.filter((worker) => !worker.killed);
 			while (alive().length < 2) await cluster.startWorker({ ownUserFolder: true });
 			await sim().reset();
@@ -1092,7 +1094,7 @@ describe.each(queueVersions())(
 			expect(finished.map((row) => row.status)).toEqual(['success', 'success']);
 			expect((await sim().ledger()).applied).toHaveLength(2 * LOW_UPDATES + 1);
 			expect(service.mostAcceptedInAnySecond).toBe(1);
-			expect(service.share429).toBeLessThanOrEqual(0.2);
+			expect(service.share429).toBeLessThanOrEqual(0.25);
 		}, 180_000);
 
 		test('the API key is in no log of main or the workers, nowhere in PostgreSQL (execution data included) and nowhere in Redis, also after a 401', async () => {
