@@ -37,7 +37,9 @@ describe('retry decision', () => {
 			delayMs: 2000,
 			guided: true,
 		});
-		expect(decideRetry(policy, ruleOf('server-error', 'PUT'), 2, 0, undefined, () => 1)).toEqual({
+		expect(
+			decideRetry(policy, ruleOf('server-error', 'PUT'), 2, 0, undefined, Infinity, () => 1),
+		).toEqual({
 			retry: true,
 			delayMs: 2000,
 			guided: false,
@@ -82,6 +84,7 @@ describe('retry decision', () => {
 				retries,
 				0,
 				undefined,
+				Infinity,
 				random,
 			);
 			return decision.retry ? decision.delayMs : undefined;
@@ -101,10 +104,48 @@ describe('retry decision', () => {
 			delayMs: 250,
 			guided: true,
 		});
-		expect(decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, () => 0)).toEqual({
+		expect(
+			decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, Infinity, () => 0),
+		).toEqual({
 			retry: true,
 			delayMs: 250,
 			guided: false,
+		});
+	});
+
+	it("no wait reaches the caller's deadline (an MCP client's tool call on a queue-mode worker): a Retry-After past it is refused at once, naming the wait; so is a backoff", () => {
+		const patient = { ...policy, maxRetryWaitMs: 600_000 };
+		expect(decideRetry(patient, ruleOf('rate-limited', 'POST'), 0, 0, 115_000, 109_000)).toEqual({
+			retry: false,
+			askedMs: 115_000,
+			pastCaller: true,
+		});
+		expect(decideRetry(patient, ruleOf('rate-limited', 'POST'), 0, 0, 2000, 109_000)).toEqual({
+			retry: true,
+			delayMs: 2000,
+			guided: true,
+		});
+		// A wait that would end at the deadline itself is past it; the caller's deadline binds before Max Retry Wait.
+		expect(decideRetry(patient, ruleOf('rate-limited', 'PUT'), 0, 0, 2000, 2000)).toEqual({
+			retry: false,
+			askedMs: 2000,
+			pastCaller: true,
+		});
+		expect(decideRetry(policy, ruleOf('rate-limited', 'PUT'), 0, 0, 20_000, 60_000)).toEqual({
+			retry: false,
+			askedMs: 20_000,
+		});
+		// A backoff past the deadline (or none left: an attempt the deadline cut) is no retry either; nothing was asked.
+		expect(
+			decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, 400, () => 1),
+		).toEqual({ retry: false, pastCaller: true });
+		expect(decideRetry(policy, ruleOf('timeout', 'GET'), 0, 0, undefined, 0)).toEqual({
+			retry: false,
+			pastCaller: true,
+		});
+		// The failure model's table still decides first: a POST that may have been received is never retried.
+		expect(decideRetry(policy, ruleOf('timeout', 'POST'), 0, 0, undefined, 0)).toEqual({
+			retry: false,
 		});
 	});
 });
