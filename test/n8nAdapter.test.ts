@@ -108,7 +108,7 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 	 * stands still while the simulator answers, and moves only when the test moves it. Each case
 	 * on an account of its own, left quiet again (its admission gone) before the real clock is back.
 	 */
-	describe("on a queue-mode worker, nothing of a call outlasts its caller's deadline", () => {
+	describe("nothing of a call outlasts its caller's deadline, where n8n gives one (a queue-mode worker)", () => {
 		let clock: VirtualClock;
 		const quiet = () => ({ apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) });
 		beforeEach(() => useClock((clock = new VirtualClock())));
@@ -181,6 +181,22 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 			expect(answer.text).toContain(
 				"No answer before the caller's deadline: it waits 120 s for this tool call (n8n's MCP Server Trigger in queue mode): the call may have been placed; not sent again",
 			);
+		});
+
+		it('in the process its trigger runs in, n8n gives the call neither a deadline nor a cancel: a 429 asking for 115 s is waited out, and the call placed', async () => {
+			sim().failNext({ status: 429, headers: { 'retry-after': '115' } });
+			const answer = await answeredBy(
+				callTool({
+					parameters: { ...start, options: { maxRetryWaitSeconds: 600 } },
+					credentials: quiet(),
+					caller: 'mcp',
+					calls: [{ phone: '+14155550100' }],
+				}),
+				115_000,
+			);
+			expect(sim().requests.map((r) => r.status)).toEqual([429, 200]);
+			expect(answer.isError).toBe(false);
+			expect(JSON.parse(answer.text)[0].phone_number).toEqual(['+14155550100']);
 		});
 
 		it('a contact update the service has not answered by the deadline is given up then and not sent again: a retry would come after it', async () => {
