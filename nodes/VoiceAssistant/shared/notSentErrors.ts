@@ -12,7 +12,7 @@ import type { RetryDecision } from './retry';
 type Words = { message: string; description?: string };
 
 /** When a wait ends, `inMs` from now (`at`, the time of day), as a person reads it: 12:01:55 UTC (in 115 s). */
-export function spokenUntil(inMs: number, at = new Date(clock.date() + inMs)): string {
+function spokenUntil(inMs: number, at = new Date(clock.date() + inMs)): string {
 	return `${at.toISOString().slice(11, 19)} UTC (in ${Math.ceil(inMs / 1000)} s)`;
 }
 
