@@ -104,9 +104,10 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 
 	/**
 	 * On a queue-mode worker n8n waits 120 s for the call (the node counts 110 s of them from its
-	 * run's start). On virtual time (test/helpers/virtualClock.ts) over real HTTP: the node's clock
-	 * stands still while the simulator answers, and moves only when the test moves it. Each case
-	 * on an account of its own, left quiet again (its admission gone) before the real clock is back.
+	 * run's start); in the trigger's own process it gives none. On virtual time
+	 * (test/helpers/virtualClock.ts) over real HTTP: the node's clock stands still while the
+	 * simulator answers, and moves only when the test moves it. Each case on an account of its own,
+	 * left quiet again (its admission gone) before the real clock is back.
 	 */
 	describe("nothing of a call outlasts its caller's deadline, where n8n gives one (a queue-mode worker)", () => {
 		let clock: VirtualClock;
@@ -146,6 +147,23 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 			}
 		}
 
+		/** A call whose request the service holds `latencyMs` of real time; resolves once the request is there. */
+		async function heldCall(
+			caller: 'mcp' | 'mcp-worker',
+			parameters: typeof start,
+			latencyMs = 20_000,
+		): Promise<{ call: Promise<Array<{ isError: boolean; text: string }>> }> {
+			sim().setOptions({ latencyMs });
+			const call = callTool({
+				parameters,
+				credentials: quiet(),
+				caller,
+				calls: [{ phone: '+14155550100' }],
+			});
+			await requestsReceived(sim(), 1);
+			return { call };
+		}
+
 		it('a 429 asking for 115 s fails at once, naming when the service asked to come back; nothing more is sent', async () => {
 			sim().failNext({ status: 429, headers: { 'retry-after': '115' } });
 			const asked = new Date(clock.date() + 115_000).toISOString().slice(11, 19);
@@ -165,14 +183,7 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 		});
 
 		it('a call start the service has not answered by the deadline is given up then: "may have been placed", never sent again', async () => {
-			sim().setOptions({ latencyMs: 20_000 });
-			const call = callTool({
-				parameters: start,
-				credentials: quiet(),
-				caller: 'mcp-worker',
-				calls: [{ phone: '+14155550100' }],
-			});
-			await requestsReceived(sim(), 1);
+			const { call } = await heldCall('mcp-worker', start);
 			const answer = await answeredBy(call, 110_000);
 			expect(sim().requests.map((r) => [r.method, r.path])).toEqual([
 				['POST', PLAYGROUND_CALL_PATH],
@@ -184,14 +195,7 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 		});
 
 		it('in the process its trigger runs in, n8n gives the call neither a deadline nor a cancel: a call start the service answers after 200 s is placed and answered', async () => {
-			sim().setOptions({ latencyMs: 1_000 });
-			const call = callTool({
-				parameters: start,
-				credentials: quiet(),
-				caller: 'mcp',
-				calls: [{ phone: '+14155550100' }],
-			});
-			await requestsReceived(sim(), 1);
+			const { call } = await heldCall('mcp', start, 1_000);
 			await clock.advance(200_000);
 			const [answer] = await call;
 			expect(sim().requests.map((r) => [r.method, r.path, r.status])).toEqual([
@@ -202,14 +206,7 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 		});
 
 		it('a contact update the service has not answered by the deadline is given up then and not sent again: a retry would come after it', async () => {
-			sim().setOptions({ latencyMs: 20_000 });
-			const call = callTool({
-				parameters: segmentContactParameters,
-				credentials: quiet(),
-				caller: 'mcp-worker',
-				calls: [{}],
-			});
-			await requestsReceived(sim(), 1);
+			const { call } = await heldCall('mcp-worker', segmentContactParameters);
 			const answer = await answeredBy(call, 110_000);
 			expect(sim().requests.map((r) => [r.method, r.path])).toEqual([['PUT', CONTACT_UPDATE_PATH]]);
 			expect(answer.isError).toBe(true);

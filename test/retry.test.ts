@@ -113,39 +113,70 @@ describe('retry decision', () => {
 		});
 	});
 
-	it("no wait reaches the caller's deadline (an MCP client's tool call on a queue-mode worker): a Retry-After past it is refused at once, naming the wait; so is a backoff", () => {
+	describe("no wait reaches the caller's deadline (an MCP client's tool call on a queue-mode worker)", () => {
 		const patient = { ...policy, maxRetryWaitMs: 600_000 };
-		expect(decideRetry(patient, ruleOf('rate-limited', 'POST'), 0, 0, 115_000, 109_000)).toEqual({
-			retry: false,
-			askedMs: 115_000,
-			pastCaller: true,
-		});
-		expect(decideRetry(patient, ruleOf('rate-limited', 'POST'), 0, 0, 2000, 109_000)).toEqual({
-			retry: true,
-			delayMs: 2000,
-			guided: true,
-		});
-		// A wait that would end at the deadline itself is past it; the caller's deadline binds before Max Retry Wait.
-		expect(decideRetry(patient, ruleOf('rate-limited', 'PUT'), 0, 0, 2000, 2000)).toEqual({
-			retry: false,
-			askedMs: 2000,
-			pastCaller: true,
-		});
-		expect(decideRetry(policy, ruleOf('rate-limited', 'PUT'), 0, 0, 20_000, 60_000)).toEqual({
-			retry: false,
-			askedMs: 20_000,
-		});
-		// A backoff past the deadline (or none left: an attempt the deadline cut) is no retry either; nothing was asked.
-		expect(
-			decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, 400, () => 1),
-		).toEqual({ retry: false, pastCaller: true });
-		expect(decideRetry(policy, ruleOf('timeout', 'GET'), 0, 0, undefined, 0)).toEqual({
-			retry: false,
-			pastCaller: true,
-		});
-		// The failure model's table still decides first: a POST that may have been received is never retried.
-		expect(decideRetry(policy, ruleOf('timeout', 'POST'), 0, 0, undefined, 0)).toEqual({
-			retry: false,
+		const backoffOf1 = () => 1;
+		it.each([
+			[
+				'a Retry-After past it: refused at once, naming the wait',
+				patient,
+				['rate-limited', 'POST'],
+				115_000,
+				109_000,
+				{ retry: false, askedMs: 115_000, pastCaller: true },
+			],
+			[
+				'a Retry-After before it: waited',
+				patient,
+				['rate-limited', 'POST'],
+				2000,
+				109_000,
+				{ retry: true, delayMs: 2000, guided: true },
+			],
+			[
+				'a Retry-After ending at it: past it',
+				patient,
+				['rate-limited', 'PUT'],
+				2000,
+				2000,
+				{ retry: false, askedMs: 2000, pastCaller: true },
+			],
+			[
+				'Max Retry Wait reached first: its words',
+				policy,
+				['rate-limited', 'PUT'],
+				20_000,
+				60_000,
+				{ retry: false, askedMs: 20_000 },
+			],
+			[
+				'a backoff past it: no retry, nothing asked',
+				policy,
+				['server-error', 'PUT'],
+				undefined,
+				400,
+				{ retry: false, pastCaller: true },
+			],
+			[
+				'none left (an attempt it cut): no retry',
+				policy,
+				['timeout', 'GET'],
+				undefined,
+				0,
+				{ retry: false, pastCaller: true },
+			],
+			[
+				"the failure model's table first: a POST that may have been received, never",
+				policy,
+				['timeout', 'POST'],
+				undefined,
+				0,
+				{ retry: false },
+			],
+		] as const)('%s', (_case, withPolicy, [end, method], retryAfterMs, callerLeftMs, expected) => {
+			expect(
+				decideRetry(withPolicy, ruleOf(end, method), 0, 0, retryAfterMs, callerLeftMs, backoffOf1),
+			).toEqual(expected);
 		});
 	});
 });
