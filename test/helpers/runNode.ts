@@ -41,8 +41,7 @@ const credentialType = new VoiceAssistantApi();
 /** Every run of the node in this process, settled or not: the tests wait for the last one. */
 export const nodeRuns: Array<Promise<unknown>> = [];
 
-function loadNodeType(): INodeType {
-	const nodeType: INodeType = new VoiceAssistant();
+function loadNodeType(nodeType: INodeType = new VoiceAssistant()): INodeType {
 	// n8n's loader adds the "Request Options" setting to every declarative node; do the same.
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	// n8n's NodeTypes gives a declarative node this execute() (packages/cli node-types.ts), the
@@ -142,6 +141,8 @@ export interface RunOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	/** Another node type to run in the same harness (benchmarks compare against a probe node). */
 	nodeType?: INodeType;
+	/** The Voice Assistant node built another way (a test's own field table), loaded as n8n loads it. */
+	voiceAssistant?: VoiceAssistant;
 	/**
 	 * n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). n8n-core
 	 * reads a Wait Between Tries of 0 as its default, 1,000 ms (workflow-execute.js:
@@ -224,7 +225,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		nodes: [input, node],
 		connections,
 		active: false,
-		nodeTypes: new NodeTypes(options.nodeType),
+		nodeTypes: new NodeTypes(
+			options.nodeType ?? (options.voiceAssistant && loadNodeType(options.voiceAssistant)),
+		),
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {
