@@ -7,7 +7,7 @@
  * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
  * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
-import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INode, INodeParameters } from 'n8n-workflow';
 import { readLoopItem } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
 import { asOtherAccount, requestsReceived, useSimulator } from './helpers/simulator';
 import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
@@ -150,7 +150,7 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 		/** A call whose request the service holds `latencyMs` of real time; resolves once the request is there. */
 		async function heldCall(
 			caller: 'mcp' | 'mcp-worker',
-			parameters: typeof start,
+			parameters: INodeParameters,
 			latencyMs = 20_000,
 		): Promise<{ call: Promise<Array<{ isError: boolean; text: string }>> }> {
 			sim().setOptions({ latencyMs });
