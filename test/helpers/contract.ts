@@ -200,3 +200,73 @@ export function sorted(value: Json | NodeParameterValueType | undefined): Json {
 			.map((key) => [key, sorted((value as JsonObject)[key])]),
 	);
 }
+
+/** An item's fields as paths: nested objects as a.b, the objects of a list as a[].b. */
+export function fieldPaths(json: unknown): string[] {
+	const paths = new Set<string>();
+	const isObject = (value: unknown) =>
+		value !== null && typeof value === 'object' && !Array.isArray(value);
+	const visit = (value: unknown, at: string) => {
+		if (Array.isArray(value) && value.some(isObject)) {
+			for (const entry of value.filter(isObject)) visit(entry, `${at}[]`);
+		} else if (isObject(value) && Object.keys(value as object).length) {
+			for (const [key, inner] of Object.entries(value as object))
+				visit(inner, at ? `${at}.${key}` : key);
+		} else if (at) paths.add(at);
+	};
+	visit(json, '');
+	return [...paths].sort();
+}
+
+/** A saved node's parameter values that its version's contract does not have (by path), e.g. a renamed parameter or option value. */
+export function unknownParameters(
+	contract: JsonObject,
+	parameters: Record<string, unknown>,
+	ignore: string[] = [],
+): string[] {
+	const operations = contract.operations as Record<string, JsonObject>;
+	/** A parameter's default, as the operations of `resource` (or any) show it. */
+	const defaultOf = (name: string, resource = '') => {
+		const [, operation] =
+			Object.entries(operations).find(([key]) => key.startsWith(resource)) ?? [];
+		return ((operation?.parameters as Record<string, JsonObject>)?.[name] ?? {}).default;
+	};
+	const resource = String(parameters.resource ?? defaultOf('resource'));
+	const key = `${resource}:${String(parameters.operation ?? defaultOf('operation', `${resource}:`))}`;
+	const operation = operations[key];
+	if (!operation) return [`resource/operation ${key}`];
+	const check = (values: Record<string, unknown>, known: JsonObject, prefix: string): string[] =>
+		Object.entries(values).flatMap(([name, value]) => {
+			const facts = known[name] as JsonObject | undefined;
+			if (!facts) return [`${prefix}${name}`];
+			const options = facts.options;
+			if (Array.isArray(options)) {
+				const expression = typeof value === 'string' && value.startsWith('=');
+				return expression || options.includes(value as Json)
+					? []
+					: [`${prefix}${name}=${String(value)}`];
+			}
+			const mode = (value as { mode?: string } | null)?.mode;
+			if (facts.type === 'resourceLocator' && mode !== undefined)
+				return mode in (facts.modes as JsonObject) ? [] : [`${prefix}${name}.mode=${mode}`];
+			if (facts.type === 'collection' && value && typeof value === 'object')
+				return check(value as Record<string, unknown>, options as JsonObject, `${prefix}${name}.`);
+			if (facts.type === 'fixedCollection' && value && typeof value === 'object')
+				return Object.entries(value).flatMap(([group, entries]) => {
+					const values = ((options as Record<string, JsonObject>)[group]?.values ?? undefined) as
+						| JsonObject
+						| undefined;
+					if (!values) return [`${prefix}${name}.${group}`];
+					return ([] as unknown[])
+						.concat(entries)
+						.flatMap((entry) =>
+							check(entry as Record<string, unknown>, values, `${prefix}${name}.${group}.`),
+						);
+				});
+			return [];
+		});
+	const given = Object.fromEntries(
+		Object.entries(parameters).filter(([name]) => !ignore.includes(name)),
+	);
+	return check(given, operation.parameters as JsonObject, '');
+}

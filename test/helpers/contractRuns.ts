@@ -22,6 +22,7 @@ import { loadNodeType, runNode } from './runNode';
 import { PACKAGE_NAME } from '../../tools/package-names';
 import {
 	byName,
+	fieldPaths,
 	identityFacts,
 	operationsOf,
 	sorted,
@@ -263,23 +264,6 @@ function requestRecord(request: RecordedRequest): JsonObject {
 			`${request.method} ${request.target} breaks the spec (the simulator's reading): ${problems.filter(Boolean).join('; ')}`,
 		);
 	return { method: request.method, target: request.target, headers, body: request.rawBody };
-}
-
-/** An item's fields as paths: nested objects as a.b, the objects of a list as a[].b. */
-export function fieldPaths(json: unknown): string[] {
-	const paths = new Set<string>();
-	const isObject = (value: unknown) =>
-		value !== null && typeof value === 'object' && !Array.isArray(value);
-	const visit = (value: unknown, at: string) => {
-		if (Array.isArray(value) && value.some(isObject)) {
-			for (const entry of value.filter(isObject)) visit(entry, `${at}[]`);
-		} else if (isObject(value) && Object.keys(value as object).length) {
-			for (const [key, inner] of Object.entries(value as object))
-				visit(inner, at ? `${at}.${key}` : key);
-		} else if (at) paths.add(at);
-	};
-	visit(json, '');
-	return [...paths].sort();
 }
 
 /** The parameters a workflow saved at `version` stores for what the user set: n8n keeps the values that differ from the defaults. */
