@@ -96,12 +96,12 @@ const RUNS: Record<string, Start> = {
 		standIn: 'Call request form',
 		items: [
 			{
-				'First Name': 'Katherine',
-				'Last Name': 'Johnson',
-				Email: 'katherine@example.com',
-				Phone: '+14155550104',
-				submittedAt: '2026-01-05T09:30:00.000+00:00',
-				formMode: 'test',
+				'First Name': 'Mary',
+				'Last Name': 'Jackson',
+				Email: 'mary@example.com',
+				Phone: '+14155550106',
+				submittedAt: '2026-01-05T09:45:00.000+00:00',
+				formMode: 'production',
 			},
 		],
 	},

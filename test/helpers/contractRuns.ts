@@ -83,11 +83,22 @@ const ANSWERS = {
 	],
 } as const;
 
-/** An item whose required field an expression leaves empty (n8n runs no workflow with a required field left empty in the editor). */
-const onError = (mode: OnError, parameters: INodeParameters): CaseDefinition => ({
-	parameters,
-	items: [{ rowOfTheInput: 'kept' }],
-	onError: mode,
+/**
+ * An invalid item, under On Error: Continue and with the error output: a required field an
+ * expression leaves empty (n8n runs no workflow with one left empty in the editor), or Get
+ * Many's Limit of 0.
+ */
+const invalidItem = (parameters: INodeParameters): Record<string, CaseDefinition> => ({
+	'On Error: Continue': {
+		parameters,
+		items: [{ rowOfTheInput: 'kept' }],
+		onError: 'continueRegularOutput',
+	},
+	'On Error: Continue (using error output)': {
+		parameters,
+		items: [{ rowOfTheInput: 'kept' }],
+		onError: 'continueErrorOutput',
+	},
 });
 const EMPTY = '={{ $json.notInTheItem }}';
 
@@ -145,11 +156,7 @@ export const CASES: Record<string, Record<string, CaseDefinition>> = {
 			answer: 'three assistants',
 		},
 		'Dry Run': { parameters: { ...list, dryRun: true } },
-		'On Error: Continue': onError('continueRegularOutput', { ...list, limit: 0 }),
-		'On Error: Continue (using error output)': onError('continueErrorOutput', {
-			...list,
-			limit: 0,
-		}),
+		...invalidItem({ ...list, limit: 0 }),
 	},
 	'playgroundCall:start': {
 		'every field': { parameters: call, answer: 'one field' },
@@ -161,11 +168,7 @@ export const CASES: Record<string, Record<string, CaseDefinition>> = {
 			answer: 'one field',
 		},
 		'Dry Run': { parameters: { ...call, dryRun: true } },
-		'On Error: Continue': onError('continueRegularOutput', { ...call, firstName: EMPTY }),
-		'On Error: Continue (using error output)': onError('continueErrorOutput', {
-			...call,
-			firstName: EMPTY,
-		}),
+		...invalidItem({ ...call, firstName: EMPTY }),
 	},
 	'knowledgeBase:create': {
 		'pairs as a list': { parameters: knowledgeBase, answer: 'one field' },
@@ -182,20 +185,12 @@ export const CASES: Record<string, Record<string, CaseDefinition>> = {
 			answer: 'one field',
 		},
 		'Dry Run': { parameters: { ...knowledgeBase, dryRun: true } },
-		'On Error: Continue': onError('continueRegularOutput', { ...knowledgeBase, title: EMPTY }),
-		'On Error: Continue (using error output)': onError('continueErrorOutput', {
-			...knowledgeBase,
-			title: EMPTY,
-		}),
+		...invalidItem({ ...knowledgeBase, title: EMPTY }),
 	},
 	'knowledgeBase:update': {
 		'pairs as a list': { parameters: kbUpdate, answer: 'one field' },
 		'Dry Run': { parameters: { ...kbUpdate, dryRun: true } },
-		'On Error: Continue': onError('continueRegularOutput', { ...kbUpdate, knowledgeBaseId: EMPTY }),
-		'On Error: Continue (using error output)': onError('continueErrorOutput', {
-			...kbUpdate,
-			knowledgeBaseId: EMPTY,
-		}),
+		...invalidItem({ ...kbUpdate, knowledgeBaseId: EMPTY }),
 	},
 	'segmentContact:update': {
 		'mapped field by field': { parameters: contact, answer: 'one field' },
@@ -234,11 +229,7 @@ export const CASES: Record<string, Record<string, CaseDefinition>> = {
 			answer: 'one field',
 		},
 		'Dry Run': { parameters: { ...contact, dryRun: true } },
-		'On Error: Continue': onError('continueRegularOutput', { ...contact, phone: EMPTY }),
-		'On Error: Continue (using error output)': onError('continueErrorOutput', {
-			...contact,
-			phone: EMPTY,
-		}),
+		...invalidItem({ ...contact, phone: EMPTY }),
 	},
 };
 
