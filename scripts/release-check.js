@@ -1,9 +1,10 @@
 'use strict';
 
 /**
- * What a release needs before it ships, checked by `npm run release` (before `n8n-node release`),
- * by release-it's hook once the version is chosen (.release-it.json: `before:bump`, with the new
- * version) and by `prepublishOnly` (after `n8n-node prerelease`, with package.json's version):
+ * What a release needs before it ships, checked by `npm run release` (after a build, before
+ * `n8n-node release`), by release-it's hook once the version is chosen (.release-it.json:
+ * `before:bump`, with the new version) and by `prepublishOnly` (after `n8n-node prerelease`,
+ * with package.json's version):
  *
  * - package.json names the real public repository and author: `repository`, `homepage`, `bugs`
  *   and `author` hold no placeholder (OWNER in a GitHub address, AUTHOR, an address at a reserved

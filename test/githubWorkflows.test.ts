@@ -66,7 +66,7 @@ test('a v* tag publishes with provenance through trusted publishing, after npm c
 	) as { scripts: Record<string, string> };
 	expect(scripts).toMatchObject({
 		build: 'n8n-node build',
-		release: 'node scripts/release-check.js && n8n-node release',
+		release: 'npm run build && node scripts/release-check.js && n8n-node release',
 		prepublishOnly: 'n8n-node prerelease && node scripts/release-check.js',
 	});
 	expect(scripts.lint).toBe('node scripts/lint.js');
