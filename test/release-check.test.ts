@@ -126,7 +126,7 @@ describe('the whole check, with the recorded contract', () => {
 	test('a filled-in copy with an entry for the version and the contract as recorded passes', () => {
 		const dir = copy('ready', filled, CHANGELOG);
 		expect(releaseProblems({ root: dir, version: '0.2.0' })).toEqual([]);
-	}, 120_000);
+	}, 300_000);
 
 	test('a stale contract (a default recorded otherwise) is refused, naming the parameter', () => {
 		const stale = path.join(work, 'stale-contract');
@@ -141,7 +141,7 @@ describe('the whole check, with the recorded contract', () => {
 				/^The node's recorded contract is not up to date [\s\S]*\n {2}✗ assistant:getAll › parameter "limit" › default: 40 → 50\n[\s\S]*npm run contract/,
 			),
 		]);
-	}, 120_000);
+	}, 300_000);
 
 	test('`node scripts/release-check.js` refuses this repository, one line per problem, and exits 1', () => {
 		const result = spawnSync(process.execPath, ['scripts/release-check.js', '0.1.0'], {
@@ -159,7 +159,7 @@ describe('the whole check, with the recorded contract', () => {
 			expect.stringMatching(/^- CHANGELOG\.md has no entry for 0\.1\.0/),
 			expect.stringMatching(/^- CHANGELOG\.md's links name the placeholder repository/),
 		]);
-	}, 120_000);
+	}, 300_000);
 });
 
 describe('release-it, as `n8n-node release` runs it on a machine (.release-it.json)', () => {
