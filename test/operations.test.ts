@@ -9,8 +9,11 @@ import {
 } from './helpers/fixtures';
 import { assistantSchema } from './helpers/assistantSchema';
 import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
-import { sentProperties } from './hardening/support';
-import { CONTACT_FIELDS, PLAYGROUND_CALL_FIELDS } from '../nodes/VoiceAssistant/shared/spec/fields';
+import {
+	shownProperties,
+	valuesMissedByAutoMapping,
+	valuesMissedByManualMapping,
+} from './helpers/shownFields';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
@@ -521,28 +524,43 @@ describe('Segment Contact → Update', () => {
 
 describe('fields of the bulk operations', () => {
 	// n8n 2.41 evaluates a field with its own routing twice more per item (its base-URL check):
-	// these operations read their fields in preSend, through their field maps.
-	it.each([
-		['playgroundCall', 'start', PLAYGROUND_CALL_FIELDS],
-		['segmentContact', 'update', CONTACT_FIELDS],
-	])(
-		'%s → %s: every field it shows is in its field map or shapes the mapping, and none has routing of its own',
-		(resource, operation, map) => {
-			const shown = new VoiceAssistant().description.properties.filter(
-				(property) =>
-					(property.displayOptions?.show?.resource as string[] | undefined)?.includes(resource) &&
-					(property.displayOptions?.show?.operation as string[] | undefined)?.includes(operation),
-			);
-			const mapped = new Set(sentProperties(map).map(({ parameter }) => parameter.split('.')[0]));
+	// these operations read their fields in preSend, through their field tables.
+	const operations = [
+		['playgroundCall', 'start'],
+		['segmentContact', 'update'],
+	];
+	const run = { node: () => new VoiceAssistant(), sim };
+
+	it.each(operations)(
+		'%s → %s: no field it shows has routing of its own',
+		(resource, operation) => {
+			const shown = shownProperties(new VoiceAssistant(), resource, operation);
+			expect(shown.length).toBeGreaterThan(3);
 			for (const property of shown) {
 				expect([property.name, 'routing' in property]).toEqual([property.name, false]);
-				expect([
-					property.name,
-					mapped.has(property.name) || ['mappingMode', 'inputColumns'].includes(property.name),
-				]).toEqual([property.name, true]);
 				for (const option of (property.options ?? []) as Array<{ routing?: unknown; name: string }>)
 					expect([option.name, option.routing]).toEqual([option.name, undefined]);
 			}
 		},
 	);
+
+	it.each(operations)(
+		"%s → %s: every field it shows, each of Additional Fields' options too, reaches the request",
+		async (resource, operation) => {
+			expect(await valuesMissedByManualMapping(run, resource, operation)).toEqual([]);
+		},
+	);
+
+	it("Segment Contact → Update, Map Automatically: each of Input Columns' fields reaches the request, from the column it names or the API's name; the mode's description lists each", async () => {
+		expect(await valuesMissedByAutoMapping(run, 'segmentContact', 'update')).toEqual([]);
+		const shown = shownProperties(new VoiceAssistant(), 'segmentContact', 'update');
+		const modes = shown.find((property) => property.name === 'mappingMode')?.options as Array<{
+			value: string;
+			description: string;
+		}>;
+		const auto = modes.find((mode) => mode.value === 'auto')?.description ?? '';
+		const columns = shown.find((property) => property.name === 'inputColumns')?.options ?? [];
+		const listed = /\(([^)]*)\)/.exec(auto)?.[1].replace('and optionally ', '').split(', ');
+		expect(listed?.sort()).toEqual(columns.map((option) => option.name).sort());
+	});
 });

@@ -6,7 +6,6 @@ import fc from 'fast-check';
 import {
 	ASSISTANT_LANGUAGES,
 	KNOWLEDGE_BASE_LANGUAGES,
-	SEGMENT_CONTACT_OPTIONAL_FIELDS,
 } from '../../nodes/VoiceAssistant/shared/spec/values';
 import { SEEDED_KNOWLEDGE_BASE_IDS } from '../simulator';
 
@@ -216,8 +215,6 @@ export const optional = (value: fc.Arbitrary<Given>): fc.Arbitrary<Given | undef
 		blank.map((given): Given => ({ given, sent: undefined })),
 		value,
 	);
-
-export { SEGMENT_CONTACT_OPTIONAL_FIELDS };
 
 // ---------------------------------------------------------------- defects
 

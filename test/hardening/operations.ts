@@ -1,15 +1,24 @@
 /**
  * Every operation with a body, described for the property tests: its parameters (every field
  * read from the item), valid items with the request and output they must produce, and for each
- * field of the spec's schema the defects the node must refuse before sending anything.
+ * field of the operation's field table the defects the node must refuse before sending anything.
+ * The fields, their labels and their schemas come from the node's tables; the generators and
+ * defects from each field's type (an email's '@' is the simulator's own rule).
  */
 import fc from 'fast-check';
+import type { z } from 'zod/v4';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import { KNOWLEDGE_BASE_FIELDS as KNOWLEDGE_BASE_TABLE } from '../../nodes/VoiceAssistant/resources/knowledgeBase/create';
+import { UPDATE_KNOWLEDGE_BASE_FIELDS } from '../../nodes/VoiceAssistant/resources/knowledgeBase/update';
+import { PLAYGROUND_CALL_FIELDS as PLAYGROUND_CALL_TABLE } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
+import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
 import {
-	knowledgeBaseSchema,
-	playgroundCallSchema,
-	segmentContactSchema,
-} from '../../nodes/VoiceAssistant/shared/spec/schemas';
+	entriesOf,
+	tableContract,
+	type Field,
+	type FieldTable,
+} from '../../nodes/VoiceAssistant/shared/spec/fieldTable';
+import * as types from '../../nodes/VoiceAssistant/shared/spec/schemas';
 import { KNOWLEDGE_BASE_LANGUAGES } from '../../nodes/VoiceAssistant/shared/spec/values';
 import {
 	RULES,
@@ -97,36 +106,6 @@ export function breakRow(json: IDataObject, field: FieldSpec, defect: Defect): I
 	return broken;
 }
 
-// ---------------------------------------------------------------- Playground Call → Start
-
-export const PLAYGROUND_CALL_FIELDS: Fields = {
-	first_name: coercibleText,
-	last_name: coercibleText,
-	email: asGiven(email),
-	phone_number: phoneNumbers,
-	assistant_id: coercibleText,
-	dialer_id: coercibleText,
-};
-
-const playgroundCall: OperationSpec = {
-	name: 'Playground Call → Start',
-	parameters: playgroundCallFromItem,
-	valid: fc.record(PLAYGROUND_CALL_FIELDS).map((values) => {
-		const { json, body } = split(values);
-		return { json, sent: { body }, output: body };
-	}),
-	fields: [
-		{ key: 'first_name', label: 'First Name', defect: textDefect(true) },
-		{ key: 'last_name', label: 'Last Name', defect: textDefect(true) },
-		{ key: 'email', label: 'Email', defect: textDefect(true) },
-		{ key: 'phone_number', label: 'Phone Numbers', defect: phoneNumbersDefect },
-		{ key: 'assistant_id', label: 'Assistant', defect: textDefect(true) },
-		{ key: 'dialer_id', label: 'Dialer ID', defect: textDefect(true) },
-	],
-};
-
-// ---------------------------------------------------------------- Knowledge Base → Create / Update
-
 /** JSON mode: pairs as parsed values (an Aggregate node) or as JSON text, extra keys dropped. */
 const pairsFromJson: fc.Arbitrary<Given> = fc
 	.tuple(pairs(true), fc.boolean())
@@ -135,17 +114,60 @@ const pairsFromJson: fc.Arbitrary<Given> = fc
 		sent: list.sent,
 	}));
 
-export const KNOWLEDGE_BASE_FIELDS: Fields = {
-	title: asGiven(text),
-	language: asGiven(knowledgeBaseLanguage),
-	data: pairsFromJson,
+/**
+ * Valid values of each body field of a table, by its type. `readInPreSend`: the operation reads
+ * its fields in preSend, where a number typed for a text means its digits.
+ */
+function generators(table: FieldTable, readInPreSend: boolean): Fields {
+	const given = (name: string, field: Field): fc.Arbitrary<Given> => {
+		if (field.type === types.phoneNumbers) return phoneNumbers;
+		if (field.type === types.knowledgeBaseLanguage) return asGiven(knowledgeBaseLanguage);
+		if (field.type === types.questionAnswerPairs) return pairsFromJson;
+		if (name === 'email') return asGiven(email);
+		return readInPreSend ? coercibleText : asGiven(text);
+	};
+	return Object.fromEntries(
+		entriesOf(table).map(([name, field]) => [
+			name,
+			field.required ? given(name, field) : optional(given(name, field)),
+		]),
+	);
+}
+
+/** Each field of a table (its record id included) with its defects, by its type. */
+function fieldSpecs(table: FieldTable, readInPreSend: boolean): FieldSpec[] {
+	const defect = (field: Field): fc.Arbitrary<Defect> => {
+		if (field.inQuery) return idDefect;
+		if (field.type === types.phoneNumbers) return phoneNumbersDefect;
+		if (field.type === types.knowledgeBaseLanguage) return languageDefect;
+		if (field.type === types.questionAnswerPairs) return pairsJsonDefect;
+		return field.required ? textDefect(readInPreSend) : optionalTextDefect;
+	};
+	return entriesOf(table, true).map(([key, field]) => ({
+		key,
+		label: field.label,
+		defect: defect(field),
+		...(field.inQuery ? { query: true } : {}),
+	}));
+}
+
+// ---------------------------------------------------------------- Playground Call → Start
+
+export const PLAYGROUND_CALL_FIELDS = generators(PLAYGROUND_CALL_TABLE, true);
+
+const playgroundCall: OperationSpec = {
+	name: 'Playground Call → Start',
+	parameters: playgroundCallFromItem,
+	valid: fc.record(PLAYGROUND_CALL_FIELDS).map((values) => {
+		const { json, body } = split(values);
+		return { json, sent: { body }, output: body };
+	}),
+	fields: fieldSpecs(PLAYGROUND_CALL_TABLE, true),
 };
 
-const knowledgeBaseBodyFields: FieldSpec[] = [
-	{ key: 'title', label: 'Title', defect: textDefect(false) },
-	{ key: 'language', label: 'Language', defect: languageDefect },
-	{ key: 'data', label: 'Questions and Answers', defect: pairsJsonDefect },
-];
+// ---------------------------------------------------------------- Knowledge Base → Create / Update
+
+export const KNOWLEDGE_BASE_FIELDS = generators(KNOWLEDGE_BASE_TABLE, false);
 
 const knowledgeBaseCreate: OperationSpec = {
 	name: 'Knowledge Base → Create (JSON)',
@@ -154,7 +176,7 @@ const knowledgeBaseCreate: OperationSpec = {
 		const { json, body } = split(values);
 		return { json, sent: { body }, output: body };
 	}),
-	fields: knowledgeBaseBodyFields,
+	fields: fieldSpecs(KNOWLEDGE_BASE_TABLE, false),
 };
 
 const knowledgeBaseUpdate: OperationSpec = {
@@ -166,10 +188,7 @@ const knowledgeBaseUpdate: OperationSpec = {
 			const { json, body } = split(values);
 			return { json: { ...json, id }, sent: { body, id }, output: { id, ...body } };
 		}),
-	fields: [
-		{ key: 'id', label: 'Knowledge Base ID', defect: idDefect, query: true },
-		...knowledgeBaseBodyFields,
-	],
+	fields: fieldSpecs(UPDATE_KNOWLEDGE_BASE_FIELDS, false),
 };
 
 /** List mode: rows typed in the node, each half an expression. */
@@ -212,25 +231,14 @@ const knowledgeBaseList: OperationSpec = {
 			const { json, body } = split(values);
 			return { json, sent: { body }, output: body };
 		}),
-	fields: [
-		{ key: 'title', label: 'Title', defect: textDefect(false) },
-		{ key: 'language', label: 'Language', defect: languageDefect },
-		{ key: 'data', label: 'Questions and Answers', defect: listPairDefect },
-	],
+	fields: fieldSpecs(KNOWLEDGE_BASE_TABLE, false).map((field) =>
+		field.key === 'data' ? { ...field, defect: listPairDefect } : field,
+	),
 };
 
 // ---------------------------------------------------------------- Segment Contact → Update
 
-export const SEGMENT_CONTACT_FIELDS: Fields = {
-	first_name: coercibleText,
-	last_name: coercibleText,
-	phone: coercibleText,
-	email: optional(asGiven(email)),
-	description: optional(coercibleText),
-	job_title: optional(coercibleText),
-	lifecycle_stage: optional(coercibleText),
-	lead_status: optional(coercibleText),
-};
+export const SEGMENT_CONTACT_FIELDS = generators(CONTACT_FIELDS, true);
 
 const contactId: fc.Arbitrary<Given> = fc.oneof(
 	shortText.map((id) => ({ given: id, sent: id })),
@@ -249,17 +257,7 @@ const segmentContact: OperationSpec = {
 			output: { id: sentId, message: 'Contact updated successfully.' },
 		};
 	}),
-	fields: [
-		{ key: 'id', label: 'Contact ID', defect: idDefect, query: true },
-		{ key: 'first_name', label: 'First Name', defect: textDefect(true) },
-		{ key: 'last_name', label: 'Last Name', defect: textDefect(true) },
-		{ key: 'phone', label: 'Phone', defect: textDefect(true) },
-		{ key: 'email', label: 'Email', defect: optionalTextDefect },
-		{ key: 'description', label: 'Description', defect: optionalTextDefect },
-		{ key: 'job_title', label: 'Job Title', defect: optionalTextDefect },
-		{ key: 'lifecycle_stage', label: 'Lifecycle Stage', defect: optionalTextDefect },
-		{ key: 'lead_status', label: 'Lead Status', defect: optionalTextDefect },
-	],
+	fields: fieldSpecs(CONTACT_FIELDS, true),
 };
 
 /** "Map Automatically": the item carries the API's field names; its other keys are ignored. */
@@ -282,14 +280,16 @@ export const BODY_OPERATIONS: OperationSpec[] = [
 	segmentContactAuto,
 ];
 
-/** The schema each operation's body fields come from, to check the generators cover the spec. */
+/** The schema each operation's body fields come from, to check the generators cover it. */
+const bodySchema = (table: FieldTable) => tableContract(table).body as z.ZodObject;
+
 export const SCHEMAS = {
-	[playgroundCall.name]: playgroundCallSchema,
-	[knowledgeBaseCreate.name]: knowledgeBaseSchema,
-	[knowledgeBaseUpdate.name]: knowledgeBaseSchema,
-	[knowledgeBaseList.name]: knowledgeBaseSchema,
-	[segmentContact.name]: segmentContactSchema,
-	[segmentContactAuto.name]: segmentContactSchema,
+	[playgroundCall.name]: bodySchema(PLAYGROUND_CALL_TABLE),
+	[knowledgeBaseCreate.name]: bodySchema(KNOWLEDGE_BASE_TABLE),
+	[knowledgeBaseUpdate.name]: bodySchema(KNOWLEDGE_BASE_TABLE),
+	[knowledgeBaseList.name]: bodySchema(KNOWLEDGE_BASE_TABLE),
+	[segmentContact.name]: bodySchema(CONTACT_FIELDS),
+	[segmentContactAuto.name]: bodySchema(CONTACT_FIELDS),
 };
 
 export { KNOWLEDGE_BASE_LANGUAGES, RULES };

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import type { IDataObject } from 'n8n-workflow';
-import { SEGMENT_CONTACT_OPTIONAL_FIELDS } from '../../nodes/VoiceAssistant/shared/spec/values';
+import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
+import { optionalFields } from '../../nodes/VoiceAssistant/shared/spec/fieldTable';
 import {
 	BODY_OPERATIONS,
 	KNOWLEDGE_BASE_FIELDS,
@@ -58,7 +59,7 @@ describe('the generators cover the spec', () => {
 		const optionalKeys = Object.keys(shape).filter(
 			(key) => shape[key].safeParse(undefined).success,
 		);
-		expect(optionalKeys.sort()).toEqual([...SEGMENT_CONTACT_OPTIONAL_FIELDS].sort());
+		expect(optionalKeys.sort()).toEqual(optionalFields(CONTACT_FIELDS).sort());
 	});
 });
 

@@ -11,10 +11,12 @@ import type {
 	INodePropertyOptions,
 } from 'n8n-workflow';
 import { VoiceAssistant } from '../../nodes/VoiceAssistant/VoiceAssistant.node';
+import { PLAYGROUND_CALL_FIELDS } from '../../nodes/VoiceAssistant/resources/playgroundCall/start';
+import { CONTACT_FIELDS } from '../../nodes/VoiceAssistant/resources/segmentContact/update';
 import {
-	CONTACT_FIELDS,
-	PLAYGROUND_CALL_FIELDS,
-} from '../../nodes/VoiceAssistant/shared/spec/fields';
+	ADDITIONAL_FIELDS,
+	type FieldTable,
+} from '../../nodes/VoiceAssistant/shared/spec/fieldTable';
 import { createSimulator, type SimulatorOptions, type Simulator } from '../simulator';
 import { runNode, type RunOptions, type RunResult } from '../helpers/runNode';
 
@@ -44,26 +46,17 @@ export async function run(sim: Simulator, apiKey: string, options: Run): Promise
 
 const json = (field: string) => `={{ $json.${field} }}`;
 
-/** Each API property a field map sends, with the node parameter (dotted in a collection) it is read from. */
-export function sentProperties(
-	map: typeof CONTACT_FIELDS,
-	prefix = '',
-): Array<{ parameter: string; property: string }> {
-	return Object.entries(map).flatMap(([parameter, target]) =>
-		typeof target === 'string'
-			? [{ parameter: `${prefix}${parameter}`, property: target }]
-			: sentProperties(target, `${prefix}${parameter}.`),
-	);
-}
-
-/** Fields the operations read in their preSend (field maps), by node parameter (dotted in a collection). */
+/** Fields the operations read in their preSend (their field tables), by node parameter (dotted in a collection). */
 const READ_IN_PRESEND = new Map(
-	[...sentProperties(PLAYGROUND_CALL_FIELDS), ...sentProperties(CONTACT_FIELDS)].map(
-		({ parameter, property }) => [parameter, property],
+	[PLAYGROUND_CALL_FIELDS, CONTACT_FIELDS].flatMap((table: FieldTable) =>
+		Object.entries(table).map(([field, { parameter, required }]) => [
+			required ? parameter : `${ADDITIONAL_FIELDS}.${parameter}`,
+			field,
+		]),
 	),
 );
 
-/** The API field a node property is sent as (body or query), when it is a fixed name: its field map's, else its routing's. */
+/** The API field a node property is sent as (body or query), when it is a fixed name: its field table's, else its routing's. */
 function sentAs(
 	property: INodeProperties | INodePropertyOptions | INodePropertyCollection,
 	parent?: string,

@@ -145,6 +145,8 @@ export interface RunOptions {
 	onError?: 'continueRegularOutput' | 'continueErrorOutput' | 'stopWorkflow';
 	/** Another node type to run in the same harness (benchmarks compare against a probe node). */
 	nodeType?: INodeType;
+	/** The Voice Assistant node built another way (a test's own field table), loaded as n8n loads it. */
+	voiceAssistant?: VoiceAssistant;
 	/**
 	 * n8n's node settings Retry On Fail (with Max Tries and Wait Between Tries in ms). n8n-core
 	 * reads a Wait Between Tries of 0 as its default, 1,000 ms (workflow-execute.js:
@@ -157,9 +159,9 @@ export interface RunOptions {
 	onStart?: (cancel: () => void) => void;
 	/** The node's name (default "Voice Assistant") and its credential's (default "Test account"). */
 	nodeName?: string;
+	credentialName?: string;
 	/** The node's typeVersion, as a saved workflow stores it (default 1). */
 	typeVersion?: number;
-	credentialName?: string;
 }
 
 export interface RunResult {
@@ -230,7 +232,9 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 		nodes: [input, node],
 		connections,
 		active: false,
-		nodeTypes: new NodeTypes(options.nodeType),
+		nodeTypes: new NodeTypes(
+			options.nodeType ?? (options.voiceAssistant && loadNodeType(options.voiceAssistant)),
+		),
 	});
 
 	const hooks = new ExecutionLifecycleHooks('manual', 'test-execution', {

@@ -1,11 +1,11 @@
 'use strict';
 
 /**
- * Local HTTP simulator of the Voice Assistant API (voice-assistant-api.md),
+ * Local HTTP simulator of the Voice Assistant API (docs/api.md describes it),
  * for the unit tests, the e2e suite, the demo and the benchmark.
  *
- * It is an independent reading of the spec: it must not import from nodes/ or
- * credentials/, so that a mistake in the node's schemas is caught here.
+ * It is an independent reading of the API: it must not import from nodes/ or
+ * credentials/, so that a mistake in the node's field tables is caught here.
  *
  * Each API request goes: record → the arrival delay → canned failNext → auth (401) →
  * the first ones throttled / strict rate + rate limit / chaos (429, 503, reset) → latency →

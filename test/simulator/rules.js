@@ -1,10 +1,10 @@
 'use strict';
 
 /**
- * Request validation, read directly from voice-assistant-api.md (deliberately
- * independent of the node's own schemas). Each body check returns null when
+ * Request validation, read directly from the API (docs/api.md; deliberately
+ * independent of the node's own field tables). Each body check returns null when
  * valid, or a message "<field>: <rule>" naming the first failing field. Fields
- * are checked in the order of the spec's tables, then unknown keys.
+ * are checked in the order of the lists below, then unknown keys.
  *
  * requestProblem() checks a whole request (endpoint, method, Content-Type, JSON
  * body, query) and apiKeyProblem() its key: the simulator answers with them,

@@ -1,7 +1,6 @@
 // Values from expressions and AI agents ($fromAI) are not always of the declared type. These
 // helpers coerce only where the meaning is unambiguous; anything else reaches the schema as is
 // and is rejected there with a clear message (a number too long to hold exactly, by its own rule).
-import type { IDataObject } from 'n8n-workflow';
 
 /**
  * A number given for a text field whose digits may not be the ones given: an integer beyond
@@ -24,15 +23,6 @@ export function asText(value: unknown): unknown {
 	return digits ? String(value) : value;
 }
 
-/** Copies `fields` of `body` through asText. */
-export function textFields(body: IDataObject, fields: readonly string[]): IDataObject {
-	const result: IDataObject = { ...body };
-	for (const field of fields) {
-		if (field in result) result[field] = asText(result[field]) as string;
-	}
-	return result;
-}
-
 /**
  * A switch from the UI or an expression: true or false, as such or as text in any case and
  * spacing (" TRUE "); anything else (0, "no", "off") is not a switch (undefined), for the caller
@@ -49,13 +39,6 @@ export function isUnset(value: unknown): boolean {
 	return (
 		value === undefined || value === null || (typeof value === 'string' && value.trim() === '')
 	);
-}
-
-/** Optional fields left unset are not sent, so an empty CRM cell never blanks a stored value. */
-export function withoutEmpty(body: IDataObject, fields: readonly string[]): IDataObject {
-	const result: IDataObject = { ...body };
-	for (const field of fields) if (isUnset(result[field])) delete result[field];
-	return result;
 }
 
 /**

@@ -16,7 +16,7 @@ export interface RequestContract {
 	body?: z.ZodType;
 	/**
 	 * Makes the body: from what n8n's routing assembled (parsed and coerced), or, for an operation
-	 * with a field map, from the node's parameters (shared/spec/fields.ts). Without it, the
+	 * that reads its fields in preSend, from its field table (shared/spec/fields.ts). Without it, the
 	 * assembled body is sent as it is.
 	 */
 	makeBody?: (body: IDataObject, context: IExecuteSingleFunctions) => BodyOfItem;
@@ -61,7 +61,7 @@ export function buildRequest(
 	const qs: IDataObject = { ...options.qs };
 	if (made.id !== undefined) qs.id = made.id as string;
 	if (contract.idLabel) {
-		// The record id as sent (by a field map, or by n8n's routing in `qs`): a number means its digits.
+		// The record id as sent (read in preSend, or by n8n's routing in `qs`): a number means its digits.
 		qs.id = asText(qs.id) as string;
 		const found = idProblem(qs.id, contract.idLabel);
 		if (found) problems.push(found);

@@ -1,4 +1,4 @@
-/** The endpoints of the API specification (voice-assistant-api.md, Endpoints). */
+/** The endpoints of the API as the node reads it (docs/api.md, Endpoints). */
 
 const API_PREFIX = '/api/v1';
 

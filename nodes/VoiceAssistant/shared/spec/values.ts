@@ -1,4 +1,4 @@
-/** The allowed values and field lists of the API specification that the node's options and checks use. */
+/** The API's allowed values (docs/api.md) that the node's options and checks use, and the Assistant fields it reads. */
 
 export const ASSISTANT_TYPES = ['inbound', 'outbound'] as const;
 
@@ -35,14 +35,6 @@ export const LANGUAGE_NAMES: Record<(typeof ASSISTANT_LANGUAGES)[number], string
 };
 
 export const KNOWLEDGE_BASE_LANGUAGES = ['en'] as const;
-
-export const SEGMENT_CONTACT_OPTIONAL_FIELDS = [
-	'email',
-	'description',
-	'job_title',
-	'lifecycle_stage',
-	'lead_status',
-] as const;
 
 /** Fields an assistant keeps when the Get Many operation simplifies its output. */
 export const SIMPLIFIED_ASSISTANT_FIELDS = [
