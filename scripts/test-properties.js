@@ -44,7 +44,8 @@ function propertyFiles(dir = path.join(REPO_ROOT, 'test')) {
  * @param {string[]} args
  */
 function readArgs(args) {
-	const options = { runs: 15, seed: /** @type {number | undefined} */ (undefined), files: [] };
+	/** @type {{ runs: number, seed: number | undefined, files: string[] }} */
+	const options = { runs: 15, seed: undefined, files: [] };
 	for (let i = 0; i < args.length; i++) {
 		const [name, value] = [args[i], args[i + 1]];
 		if (name === '--runs' || name === '--seed') {
