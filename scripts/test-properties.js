@@ -1,8 +1,8 @@
 'use strict';
 
 /**
- * `npm run test:properties`: the unit test files with fast-check properties (those calling
- * `fc.assert`), run again and again with a fresh seed each time (FC_SEED, which test/setup.ts
+ * `npm run test:properties`: the unit test files with fast-check properties (those importing
+ * fast-check), run again and again with a fresh seed each time (FC_SEED, which test/setup.ts
  * reads), until one run fails or all have passed. A property that fails by chance shows here
  * before it rejects someone's work in CI. Options: `--runs N` (15), `--seed S` (the first run's
  * seed; the next run takes S + 1…), and test files to run instead of every property file. A
@@ -31,7 +31,7 @@ function propertyFiles(dir = path.join(REPO_ROOT, 'test')) {
 			const full = path.join(dir, entry.name);
 			if (entry.isDirectory()) return NOT_UNIT.has(entry.name) ? [] : propertyFiles(full);
 			if (!entry.name.endsWith('.test.ts')) return [];
-			return fs.readFileSync(full, 'utf8').includes('fc.assert(')
+			return /^import fc from 'fast-check';$/m.test(fs.readFileSync(full, 'utf8'))
 				? [path.relative(REPO_ROOT, full).split(path.sep).join('/')]
 				: [];
 		})
