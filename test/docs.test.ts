@@ -2,17 +2,22 @@
  * The documentation's links, as GitHub renders them: every relative link and image in README.md,
  * ARCHITECTURE.md and docs/*.md points at a file that exists, and a `#anchor` at a heading of the
  * Markdown file it names (GitHub's slugs). Every example workflow and every docs page is linked
- * from the README. The files ARCHITECTURE.md and docs/how-it-works.md name in backticks exist, and
- * ARCHITECTURE.md names every file of shared/ and the engine's imports. What ARCHITECTURE.md states
- * as rules holds (an opening comment in every file that ships, the size limits, shared/ never
- * importing the engine); the identifiers the two pages name in backticks are in the code; no
- * retired word of the Words section is back; the README's Options table and figures are the
- * code's.
+ * from the README. The docs stay brief: the README at most 1,500 words with no line over 400
+ * characters, the README, docs/, ARCHITECTURE.md and RELEASING.md at most 15,000 words together.
+ * The files the pages name in backticks exist, and ARCHITECTURE.md names every file of shared/ and
+ * the engine's imports. What ARCHITECTURE.md states as rules holds (an opening comment in every
+ * file that ships, the size limits, shared/ never importing the engine); the identifiers
+ * ARCHITECTURE.md and how-it-works name in backticks are in the code; no retired word of the Words
+ * section is back. The tables the code owns are the code's: the README's operations, Options and
+ * credential fields, how-it-works' failure model, and the figures both give.
  */
 import fs from 'fs';
 import path from 'path';
 import ts from 'typescript';
-import type { INodeProperties } from 'n8n-workflow';
+import type { INodeProperties, INodePropertyOptions } from 'n8n-workflow';
+import { VoiceAssistantApi } from '../credentials/VoiceAssistantApi.credentials';
+import { VoiceAssistant } from '../nodes/VoiceAssistant/VoiceAssistant.node';
+import { ruleOf, type AttemptEnd } from '../nodes/VoiceAssistant/shared/failureModel';
 import { requestPolicyOptions } from '../nodes/VoiceAssistant/shared/requestPolicy';
 import { ROOT, SHIPPED_SOURCES as SHIPPED } from './helpers/shippedSources';
 
@@ -105,14 +110,65 @@ describe('the documentation', () => {
 
 	test("anchors follow GitHub's slugs", () => {
 		expect([...anchors('README.md')]).toEqual(
-			expect.arrayContaining(['install-before-it-is-published', 'assistant--get-many']),
+			expect.arrayContaining(['the-nightly-contact-update', 'version-history']),
 		);
 		expect([...anchors('docs/scaling.md')]).toContain('the-suite-npm-run-testqueue');
+		expect([...anchors('docs/how-it-works.md')]).toContain('the-hooks-in-n8ns-declarative-engine');
+	});
+});
+
+/** Words as `wc -w` counts them: runs of characters between white space. */
+const wordCount = (text: string) => text.split(/\s+/).filter(Boolean).length;
+
+describe('the docs stay brief', () => {
+	const BRIEF = ['README.md', 'ARCHITECTURE.md', 'RELEASING.md', ...DOCS.slice(2)];
+
+	test('the README: at most 1,500 words, no line over 400 characters', () => {
+		const text = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+		const words = wordCount(text);
+		const long = text
+			.split('\n')
+			.flatMap((line, index) =>
+				line.length > 400 ? [`line ${index + 1}: ${line.length} characters`] : [],
+			);
+		expect({ words: words > 1500 ? words : 'at most 1,500', long }).toEqual({
+			words: 'at most 1,500',
+			long: [],
+		});
+	});
+
+	test('the README, docs/, ARCHITECTURE.md and RELEASING.md: at most 15,000 words together', () => {
+		const counts = Object.fromEntries(
+			BRIEF.map((file) => [file, wordCount(fs.readFileSync(path.join(ROOT, file), 'utf8'))]),
+		);
+		const total = Object.values(counts).reduce((sum, count) => sum + count, 0);
+		// The counts of every file when the total is over: which page grew.
+		expect(total > 15000 ? { total, ...counts } : {}).toEqual({});
+		expect(BRIEF).toContain('docs/how-it-works.md');
+	});
+
+	test('words are counted as wc -w counts them', () => {
+		expect(wordCount('  | Option | Default |\n| --- | --- |\n`a b`  c\n')).toBe(13);
 	});
 });
 
 /** The pages that describe the code by its files. */
 const CODE_MAPS = ['ARCHITECTURE.md', 'docs/how-it-works.md'];
+/** The pages that name files of the repo in passing: those must exist too. */
+const FILE_NAMING = [
+	'docs/development.md',
+	'docs/testing.md',
+	'docs/scaling.md',
+	'docs/recipes.md',
+];
+/** What the pages name that a clone does not hold: made by a command, or another program's file. */
+const NOT_IN_A_CLONE = [
+	'.demo/',
+	'dist/',
+	'node_modules/',
+	'test/queue/results/',
+	'claude_desktop_config.json',
+];
 const NOT_REPO = new Set(['node_modules', 'dist', 'coverage', '.git', '.demo']);
 
 /** Every file and folder of the repo (what a clone holds), as POSIX paths from its root; folders end with `/`. */
@@ -154,11 +210,16 @@ describe('the pages that map the code', () => {
 		);
 	};
 
-	test.each(CODE_MAPS)('%s: every file it names in backticks exists', (file) => {
-		const named = namedPaths(file);
-		expect(named.length).toBeGreaterThan(0);
-		expect(named.filter((name) => !exists(name))).toEqual([]);
-	});
+	test.each([...CODE_MAPS, ...FILE_NAMING])(
+		'%s: every file it names in backticks exists',
+		(file) => {
+			const named = namedPaths(file).filter(
+				(name) => !NOT_IN_A_CLONE.some((made) => name.startsWith(made)),
+			);
+			expect(named.length).toBeGreaterThan(0);
+			expect(named.filter((name) => !exists(name))).toEqual([]);
+		},
+	);
 
 	test('ARCHITECTURE.md names every file of the request engine (shared/request/)', () => {
 		const text = fs.readFileSync(path.join(ROOT, 'ARCHITECTURE.md'), 'utf8');
@@ -356,25 +417,85 @@ describe('the names the pages give the code', () => {
 	});
 });
 
-describe("the README's Options are the code's", () => {
+/** The text of a page from `heading` to the next heading of the same or a higher level. */
+function sectionOf(text: string, heading: string): string {
+	const start = text.indexOf(`\n${heading}\n`);
+	expect(start).toBeGreaterThanOrEqual(0);
+	const level = /^#+/.exec(heading)![0].length;
+	const rest = text.slice(start + heading.length + 2);
+	const end = rest.search(new RegExp(`^#{1,${level}} `, 'm'));
+	return end === -1 ? rest : rest.slice(0, end);
+}
+
+/** The first `columns` cells of each body row of the Markdown tables in `text` (header rows and rules left out). */
+function tableRows(text: string, columns: number): string[][] {
+	const lines = text.split('\n').filter((line) => line.startsWith('|'));
+	return lines
+		.filter(
+			(line, index) =>
+				!/^\|[\s|:-]+\|$/.test(line) && !/^\|[\s|:-]+\|$/.test(lines[index + 1] ?? ''),
+		)
+		.map((line) =>
+			line
+				.slice(1)
+				.split(' |')
+				.slice(0, columns)
+				.map((cell) => cell.trim()),
+		);
+}
+
+/** A numeric constant of a file of shared/, as its source declares it. */
+function constant(file: string, name: string): number {
+	const source = read(`nodes/VoiceAssistant/shared/${file}`);
+	const value = new RegExp(`const ${name} = ([\\d._]+);`).exec(source)?.[1];
+	expect(value).toBeDefined();
+	return Number(value!.replace(/_/g, ''));
+}
+
+describe("the tables the code owns are the code's", () => {
 	const readme = read('README.md');
-	/** A numeric constant of a file of shared/, as its source declares it. */
-	const constant = (file: string, name: string) => {
-		const source = read(`nodes/VoiceAssistant/shared/${file}`);
-		const value = new RegExp(`const ${name} = ([\\d._]+);`).exec(source)?.[1];
-		expect(value).toBeDefined();
-		return Number(value!.replace(/_/g, ''));
-	};
+	const howItWorks = read('docs/how-it-works.md');
 	const percent = (share: number) => `${Math.round(share * 100)}%`;
 
-	test('every option is a row with its default, and no other', () => {
-		const section = readme.slice(readme.indexOf('### Options'), readme.indexOf('**Progress'));
-		const rows = [...section.matchAll(/^\| ([^|]+?) +\| ([^|]+?) +\|/gm)]
-			.map(([, name, shown]) => [name, shown])
-			.filter(([name]) => name !== 'Option' && !name.startsWith('-'));
+	test('a table is read cell by cell, its header and rule left out', () => {
+		const table = '| A | B |\n| - | - |\n| x | `y` |\n| z | w |\n';
+		expect(tableRows(table, 2)).toEqual([
+			['x', '`y`'],
+			['z', 'w'],
+		]);
+		expect(sectionOf('# T\n\n## A\n\ntext\n### B\nmore\n## C\nother', '## A')).toBe(
+			'\ntext\n### B\nmore\n',
+		);
+	});
+
+	test("the README's operations: every resource and operation of the node, its method and path", () => {
+		const properties = new VoiceAssistant().description.properties;
+		const resources = properties.find((property) => property.name === 'resource')!
+			.options as INodePropertyOptions[];
+		const inNode = resources.flatMap(({ name: resource, value }) =>
+			(
+				properties.find(
+					(property) =>
+						property.name === 'operation' &&
+						property.displayOptions?.show?.resource?.includes(value),
+				)!.options as INodePropertyOptions[]
+			).map(({ name, routing }) => [
+				resource,
+				name,
+				`\`${routing!.request!.method} ${routing!.request!.url}\``,
+			]),
+		);
+		expect(inNode.length).toBeGreaterThanOrEqual(5);
+		const rows = tableRows(sectionOf(readme, '## Operations').split('### ')[0], 3);
+		expect(rows.sort()).toEqual(inNode.sort());
+	});
+
+	test("the README's Options: every option is a row with its default, and no other", () => {
+		const rows = tableRows(sectionOf(readme, '### Options'), 2);
 		const shownDefault = (value: unknown) =>
 			value === true ? 'on' : value === false ? 'off' : value === 0 ? '0 (off)' : String(value);
 		const options = requestPolicyOptions.options as INodeProperties[];
+		expect(rows.length).toBe(options.length);
 		expect(Object.fromEntries(rows)).toEqual(
 			Object.fromEntries(
 				options.map((option) => [option.displayName, shownDefault(option.default)]),
@@ -388,8 +509,53 @@ describe("the README's Options are the code's", () => {
 		}
 	});
 
-	test("the figures it gives are the code's constants, the pacer's in how-it-works", () => {
-		const pacer = 'request/ratePacer.ts';
+	test("the README's credential fields: every field is a row with its default, and no other", () => {
+		const rows = tableRows(sectionOf(readme, '## Credentials'), 2);
+		const shownDefault = (field: INodeProperties) => {
+			if (field.required) return 'required';
+			if (typeof field.default === 'boolean') return field.default ? 'on' : 'off';
+			const option = field.options?.find(
+				(candidate) => 'value' in candidate && candidate.value === field.default,
+			);
+			return option ? option.name : String(field.default);
+		};
+		const fields = new VoiceAssistantApi().properties;
+		expect(rows.length).toBe(fields.length);
+		expect(Object.fromEntries(rows)).toEqual(
+			Object.fromEntries(fields.map((field) => [field.displayName, shownDefault(field)])),
+		);
+	});
+
+	test("how-it-works' failure model: every way an attempt ends, as RULES decides it", () => {
+		const source = read('nodes/VoiceAssistant/shared/failureModel.ts');
+		const union = /export type AttemptEnd =([^;]+);/.exec(source)![1];
+		const ends = [...union.matchAll(/\| '([a-z-]+)'/g)].map((match) => match[1] as AttemptEnd);
+		expect(ends.length).toBeGreaterThan(8);
+		const again = (retry: string | false) =>
+			retry === 'as-asked' ? 'as asked' : retry === 'backoff' ? 'backoff' : 'no';
+		const laterTry = (end: AttemptEnd) =>
+			!ruleOf(end, 'POST').remember
+				? 'sends it'
+				: end === 'answered'
+					? 'same result'
+					: 'same error';
+		const rows = tableRows(sectionOf(howItWorks, '## The failure model'), 4).map(
+			([end, ...cells]) => [/^`([a-z-]+)`/.exec(end)?.[1], ...cells],
+		);
+		expect(rows).toEqual(
+			ends.map((end) => [
+				end,
+				again(ruleOf(end, 'PUT').retry),
+				again(ruleOf(end, 'POST').retry),
+				laterTry(end),
+			]),
+		);
+		// "A GET or PUT is remembered only when it succeeded."
+		expect(ends.filter((end) => ruleOf(end, 'GET').remember !== (end === 'answered'))).toEqual([]);
+		expect(howItWorks).toContain('A GET or PUT is remembered only when it succeeded');
+	});
+
+	test("the figures they give are the code's constants", () => {
 		const figures = [
 			`Starts with ${constant('requestPolicy.ts', 'INITIAL_CONCURRENCY')} requests in flight`,
 			`at most once per ${constant('request/windowSizer.ts', 'SLOW_START_DOUBLING_MS')} ms`,
@@ -397,16 +563,19 @@ describe("the README's Options are the code's", () => {
 			`runs of ${constant('progress.ts', 'PROGRESS_FROM_ITEMS')} items or more`,
 		];
 		expect(figures.filter((figure) => !readme.includes(figure))).toEqual([]);
-		const howItWorks = fs.readFileSync(path.join(ROOT, 'docs/how-it-works.md'), 'utf8');
-		const seconds = (name: string) => constant(pacer, name) / 1000;
+		const pacer = 'request/ratePacer.ts';
+		const seconds = (file: string, name: string) => constant(file, name) / 1000;
 		const rules = [
+			`up to ${seconds('retry.ts', 'BASE_BACKOFF_MS')} s × 2`,
+			`at most ${seconds('retry.ts', 'MAX_BACKOFF_MS')} s)`,
+			`Every wait is at least ${constant('retry.ts', 'MIN_RETRY_DELAY_MS')} ms`,
 			`when ${constant(pacer, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(pacer, 'RECENT')} attempts ended in 429`,
 			`at least ${percent(constant(pacer, 'SET_SHARE_TO_PACE'))} of it in the last second`,
-			`a rate **holds** ${seconds('HOLD_MS')} s`,
+			`a rate **holds** ${seconds(pacer, 'HOLD_MS')} s`,
 			`${percent(constant(pacer, 'GROWTH'))} a second for ${constant(pacer, 'STEADY_SECONDS')} s`,
 			`up to ${percent(constant(pacer, 'MAX_GROWTH'))} a second`,
-			`within its first ${seconds('SHORT_PROBE_MS')} s`,
-			`up to ${seconds('MAX_HOLD_MS')} s`,
+			`within its first ${seconds(pacer, 'SHORT_PROBE_MS')} s`,
+			`up to ${seconds(pacer, 'MAX_HOLD_MS')} s`,
 			`below ${percent(constant(pacer, 'GIVE_UP_BELOW'))} of where they began`,
 			`not below ${percent(constant(pacer, 'FUTILE_SHARE_RATIO'))} of that second's`,
 		];

@@ -109,7 +109,7 @@ export const requestPolicyOptions: INodeProperties = {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				"Most requests this node starts in any second, across all input items of its run, evenly spaced from the first item (0.5: one every 2 s). It only lowers the account's Rate Limit (set on the credential) for this node's own requests, never for other runs or workflows of the account. Read for every item: the lowest value holds. 0: none.",
+				"Most requests of this node's run that arrive at the service in any second, across all its input items (0.5: one every 2 s). It only lowers the account's Rate Limit (set on the credential) for this node's own requests, never for other runs or workflows of the account. Read for every item: the lowest value holds. 0: none.",
 		},
 		{
 			displayName: 'Max Retries',
