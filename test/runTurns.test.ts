@@ -19,9 +19,8 @@ import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { mostInWindow } from './helpers/arrivals';
 import { captureLog, runSummaries } from './helpers/logLines';
 
-let account = 0;
-/** A fresh account per test. */
-const nextAccount = () => accountOf('https://api.example.com', `turns-${account++}`);
+/** The runs' account: each test starts with the registry empty (test/setup.ts). */
+const ACCOUNT = accountOf('https://api.example.com', 'key-of-runTurns');
 
 describe("a run's turns, on virtual time", () => {
 	let clock: VirtualClock;
@@ -46,15 +45,14 @@ describe("a run's turns, on virtual time", () => {
 		});
 
 	it('without Batching or a rate every turn comes at once; the account is joined at the first turn and forgotten once the run left', async () => {
-		const id = nextAccount();
 		const { turns } = runOf(3);
-		turns.setAccount(id, undefined);
-		expect(accountAdmissions.has(id)).toBe(false);
+		turns.setAccount(ACCOUNT, undefined);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(false);
 		const started = clock.now();
 		expect(await Promise.all(take(turns, 3))).toEqual([started, started, started]);
-		expect(accountAdmissions.get(id)).toBe(turns.admission);
+		expect(accountAdmissions.get(ACCOUNT)).toBe(turns.admission);
 		turns.leave();
-		expect(accountAdmissions.has(id)).toBe(false);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(false);
 		expect(turns.held).toEqual({
 			rateMs: 0,
 			ownMs: 0,
@@ -67,7 +65,7 @@ describe("a run's turns, on virtual time", () => {
 
 	it("Batching: the n-th request is due a batch's interval per `size` after n8n's loop was over, and held.batching says one waited", async () => {
 		const { turns } = runOf(5, { size: 2, intervalMs: 1000 });
-		turns.setAccount(nextAccount(), undefined);
+		turns.setAccount(ACCOUNT, undefined);
 		await clock.advance(300);
 		turns.readyAt = clock.now();
 		const at = take(turns, 5);
@@ -80,7 +78,7 @@ describe("a run's turns, on virtual time", () => {
 
 	it('Batching whose first batch holds every request: nothing waited, held.batching stays false', async () => {
 		const { turns } = runOf(3, { size: 10, intervalMs: 1000 });
-		turns.setAccount(nextAccount(), undefined);
+		turns.setAccount(ACCOUNT, undefined);
 		turns.readyAt = clock.now();
 		const started = clock.now();
 		expect(await Promise.all(take(turns, 3))).toEqual([started, started, started]);
@@ -89,28 +87,26 @@ describe("a run's turns, on virtual time", () => {
 	});
 
 	it("the run's own rate is the lowest Max Requests per Second of its items, in an admission of its own that the registry never holds; held.ownMs is what its requests waited", async () => {
-		const id = nextAccount();
 		const { turns } = runOf(3);
-		turns.setAccount(id, undefined);
+		turns.setAccount(ACCOUNT, undefined);
 		[5, undefined, 2, 10].forEach((perSecond) => turns.lowerOwnRate(perSecond));
 		expect(turns.held.ownRate).toBe(2);
 		const started = clock.now();
 		const at = take(turns, 3);
 		await clock.advance(0);
-		expect([...accountAdmissions.keys()]).toEqual([id]);
+		expect([...accountAdmissions.keys()]).toEqual([ACCOUNT]);
 		await clock.advance(2000);
 		// 2 a second: starts 500 ms apart, 2 tickets each back a second after its request ended.
 		expect(await Promise.all(at)).toEqual([started, started + 500, started + 1000]);
 		// A request of the run waited from the start until the third started.
 		expect(turns.held).toMatchObject({ ownMs: 1000, rateMs: 0, ownRate: 2 });
 		turns.leave();
-		expect(accountAdmissions.has(id)).toBe(false);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(false);
 	});
 
 	it("the account's Rate Limit holds the run's requests: held.rateMs and the limit's words; the account is forgotten a second after the last request ended", async () => {
-		const id = nextAccount();
 		const { turns } = runOf(2);
-		turns.setAccount(id, { perSecond: 1, words: '1 request a second' });
+		turns.setAccount(ACCOUNT, { perSecond: 1, words: '1 request a second' });
 		expect(turns.held.limitSet).toBe(true);
 		const started = clock.now();
 		const at = take(turns, 2);
@@ -119,14 +115,14 @@ describe("a run's turns, on virtual time", () => {
 		expect(turns.held).toMatchObject({ rateMs: 1000, setBy: '1 request a second', ownMs: 0 });
 		turns.leave();
 		await clock.advance(999);
-		expect(accountAdmissions.has(id)).toBe(true);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(true);
 		await clock.advance(1);
-		expect(accountAdmissions.has(id)).toBe(false);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(false);
 	});
 
 	it("a Retry-After longer than a turn's patience: the turn gets the pause's end and gives its own rate's ticket back unused; the next turn starts when the pause is over; held.pauseMs", async () => {
 		const { turns } = runOf(2);
-		turns.setAccount(nextAccount(), undefined);
+		turns.setAccount(ACCOUNT, undefined);
 		turns.lowerOwnRate(1);
 		const started = clock.now();
 		const [first] = await Promise.all(take(turns, 1));
@@ -146,15 +142,14 @@ describe("a run's turns, on virtual time", () => {
 
 	it('a stop: a turn asked after it returns undefined and joins nothing; turns waiting for Batching, the own rate or the account leave with undefined, and none starts', async () => {
 		const stopped = runOf(1);
-		const id = nextAccount();
-		stopped.turns.setAccount(id, undefined);
+		stopped.turns.setAccount(ACCOUNT, undefined);
 		stopped.stop.abort();
 		expect(await stopped.turns.next(Infinity)).toBeUndefined();
 		expect(stopped.turns.admission).toBeUndefined();
-		expect(accountAdmissions.has(id)).toBe(false);
+		expect(accountAdmissions.has(ACCOUNT)).toBe(false);
 
 		const { turns, stop } = runOf(4, { size: 1, intervalMs: 1000 });
-		turns.setAccount(nextAccount(), { perSecond: 1, words: '1 request a second' });
+		turns.setAccount(ACCOUNT, { perSecond: 1, words: '1 request a second' });
 		turns.lowerOwnRate(1);
 		turns.readyAt = clock.now();
 		const started = clock.now();
