@@ -167,7 +167,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'rate-limited': ({ retried }) => ({
 		message: `The service kept answering "too many requests" (HTTP 429)${retried}`,
 		description:
-			'Lower "Max Concurrent Requests", or raise "Max Retries" or "Max Retry Wait" under Options.',
+			'Set the account\'s limit as the Rate Limit of the "Voice Assistant API" credential, or raise "Max Retries" or "Max Retry Wait" under Options.',
 	}),
 	unavailable: (facts) => WORDS['server-error'](facts),
 	'server-error': ({ failure, said, retried }) => ({

@@ -108,7 +108,7 @@ export function pausedError(
 		`Not sent${sent.times ? ' again' : ''}: the service asked this account to wait until ${when}, longer than "Max Retry Wait" lets this item wait`,
 		{
 			itemIndex,
-			description: `${sentSoFar(sent)} A 429 or 503 answer of the account (Retry-After) asked every request of it to wait until then; requests whose Max Retry Wait allows it wait, others fail without a request. Run it again after that time.`,
+			description: `${sentSoFar(sent)} An answer with Retry-After (a 429, or a 503 to a GET or PUT) asked every request of the account to wait until then; requests whose Max Retry Wait allows it wait, others fail without a request. Run it again after that time.`,
 		},
 	);
 }
