@@ -95,7 +95,7 @@ export class VoiceAssistantApi implements ICredentialType {
 				type: 'responseCode',
 				properties: {
 					value: 403,
-					message: 'The service does not allow this API key to list assistants (HTTP 403)',
+					message: 'The service refused the API key (HTTP 403): check the API Key',
 				},
 			},
 			{

@@ -11,18 +11,7 @@
 const { spawnSync } = require('child_process');
 const os = require('os');
 const path = require('path');
-const { REPO_ROOT } = require('../tools/repo');
-
-/**
- * The file a dependency's command runs (its package.json's `bin`).
- * @param {string} pkg
- * @param {string} [command] the command's name when the package has several
- */
-function binOf(pkg, command) {
-	const dir = path.join(REPO_ROOT, 'node_modules', pkg);
-	const { bin } = require(path.join(dir, 'package.json'));
-	return path.join(dir, typeof bin === 'string' ? bin : bin[command ?? Object.keys(bin)[0]]);
-}
+const { REPO_ROOT, binOf } = require('../tools/repo');
 
 /** @type {Array<{ args: string[], env?: Record<string, string> }>} the steps: node's arguments, what they add to the environment */
 const STEPS = [

@@ -283,6 +283,19 @@ describe('the account admission, on virtual time', () => {
 		rated.leave(paced);
 	});
 
+	it('a wait for the rate does not use up patience: requests queued longer than their Max Retry Wait left still wait out a shorter pause', async () => {
+		const id = nextAccount();
+		const run = member(1);
+		const admission = joinAdmission(id, run);
+		const got = turns(admission, run, 20, NEVER, 5000);
+		await clock.advance(10_000);
+		admission.pause(2000); // longer than a second: a pause even under the account's rate
+		await clock.advance(20_000);
+		const times = await Promise.all(got);
+		expect(times.filter((time) => typeof time !== 'number')).toEqual([]);
+		admission.leave(run);
+	});
+
 	it('a rate whose spacing no timer holds (1 request in 115 days) is kept exactly', async () => {
 		const id = nextAccount();
 		const run = member(1e-7);

@@ -300,6 +300,17 @@ describe('the rules ARCHITECTURE.md states', () => {
 	});
 });
 
+describe('the rule docs/testing.md states: a unit test file per module, named after it', () => {
+	test('every engine module (shared/request/) has its test/<module>.test.ts', () => {
+		const engine = SHIPPED.filter((file) => file.includes('/shared/request/'));
+		expect(engine.length).toBeGreaterThan(10);
+		const testOf = (file: string) => `test/${path.posix.basename(file, '.ts')}.test.ts`;
+		expect(testOf('nodes/VoiceAssistant/shared/request/run.ts')).toBe('test/run.test.ts');
+		const untested = engine.map(testOf).filter((file) => !fs.existsSync(path.join(ROOT, file)));
+		expect(untested).toEqual([]);
+	});
+});
+
 /**
  * What the code names: every identifier, every word of its string, template and regular
  * expression literals (comments left out), and `Class.member` for each member of a class.

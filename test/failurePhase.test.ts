@@ -13,6 +13,8 @@ import fc from 'fast-check';
 import type { INode } from 'n8n-workflow';
 import { classifyFailure } from '../nodes/VoiceAssistant/shared/failureModel';
 import { failureContext, toUserError } from '../nodes/VoiceAssistant/shared/failureWords';
+import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
+import { forgetAccounts } from './helpers/accounts';
 import { refusedCertificates, type CertificateKind } from './helpers/certificates';
 import { useFastClock } from './helpers/fastClock';
 import { runNode } from './helpers/runNode';
@@ -397,6 +399,8 @@ describe('every shape of "nothing was written", through the real send path (fast
 	it('not placed, sent again as the table says, the words name what failed', async () => {
 		await fc.assert(
 			fc.asyncProperty(caseArb, async (run) => {
+				// Each case meets no account an earlier one (or its shrinking) left.
+				forgetAccounts(accountAdmissions);
 				sim().reset();
 				const arranged = arrange(run);
 				const { method, continueOnFail, retryOnFail, maxRetries } = run;

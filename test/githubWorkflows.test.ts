@@ -60,14 +60,14 @@ test('a v* tag publishes with provenance through trusted publishing, after npm c
 	expect([...positions].sort((a, b) => a - b)).toEqual(positions);
 	expect(publish).not.toMatch(/\$\{\{\s*secrets\.|NODE_AUTH_TOKEN|NPM_TOKEN/);
 	// n8n's own tool releases: lint (scripts/lint.js, first) and build with n8n-node, and npm
-	// publish only through it.
+	// publish only through it, once the release check (scripts/release-check.js) passes.
 	const { scripts } = JSON.parse(
 		fs.readFileSync(path.resolve(__dirname, '..', 'package.json'), 'utf8'),
 	) as { scripts: Record<string, string> };
 	expect(scripts).toMatchObject({
 		build: 'n8n-node build',
-		release: 'n8n-node release',
-		prepublishOnly: 'n8n-node prerelease',
+		release: 'npm run build && node scripts/release-check.js && n8n-node release',
+		prepublishOnly: 'n8n-node prerelease && node scripts/release-check.js',
 	});
 	expect(scripts.lint).toBe('node scripts/lint.js');
 	expect(LINT_STEPS[0]).toEqual({

@@ -7,17 +7,24 @@
  * over HTTP, and on the adapter's functions with the contexts other n8n versions give. The e2e
  * suite checks the same in every real n8n of tools/n8n/install.js (SUPPORTED_VERSIONS).
  */
-import type { IExecuteSingleFunctions, INode } from 'n8n-workflow';
+import type { IExecuteSingleFunctions, INode, INodeParameters } from 'n8n-workflow';
 import { readLoopItem } from '../nodes/VoiceAssistant/shared/request/n8nAdapter';
-import { asOtherAccount, useSimulator } from './helpers/simulator';
+import { asOtherAccount, requestsReceived, useSimulator } from './helpers/simulator';
 import { accountAdmissions } from '../nodes/VoiceAssistant/shared/request/admission';
 import { accountOf } from '../nodes/VoiceAssistant/shared/target';
 import { callAsTool, callTool, nodeRuns, runNode } from './helpers/runNode';
 import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import { fastClock } from './helpers/fastClock';
+import { VirtualClock } from './helpers/virtualClock';
 import { contacts, rows, runAgainst } from './helpers/contactRuns';
 import { captureLog, runsEnded } from './helpers/logLines';
-import { API_KEY, knowledgeBaseListParameters, playgroundCallParameters } from './helpers/fixtures';
+import {
+	API_KEY,
+	CONTACT_UPDATE_PATH,
+	PLAYGROUND_CALL_PATH,
+	knowledgeBaseListParameters,
+	playgroundCallParameters,
+	segmentContactParameters,
+} from './helpers/fixtures';
 
 const sim = useSimulator();
 const credentials = () => ({ apiKey: API_KEY, baseUrl: sim().url });
@@ -95,28 +102,119 @@ describe("an MCP client's tool call through n8n's MCP Server Trigger", () => {
 		},
 	);
 
-	it('on a queue-mode worker, no request starts once its caller (n8n waits 120 s) may have given up: a 429 asking for 115 s is not waited out to the end', async () => {
-		// On a clock 100 times faster: 115 s are 1.15 s. An account of its own, quiet once the pause is over.
-		useClock(fastClock(100));
-		const quiet = { apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) };
-		try {
-			sim().failNext({ status: 429, headers: { 'retry-after': '115' } });
-			const [answer] = await callTool({
-				parameters: { ...start, options: { maxRetryWaitSeconds: 600 } },
-				credentials: quiet,
-				caller: 'mcp-worker',
+	/**
+	 * On a queue-mode worker n8n waits 120 s for the call (the node counts 110 s of them from its
+	 * run's start); in the trigger's own process it gives none. On virtual time
+	 * (test/helpers/virtualClock.ts) over real HTTP: the node's clock stands still while the
+	 * simulator answers, and moves only when the test moves it. Each case on an account of its own,
+	 * left quiet again (its admission gone) before the real clock is back.
+	 */
+	describe("nothing of a call outlasts its caller's deadline, where n8n gives one (a queue-mode worker)", () => {
+		let clock: VirtualClock;
+		const quiet = () => ({ apiKey: API_KEY, baseUrl: asOtherAccount(sim().url) });
+		beforeEach(() => useClock((clock = new VirtualClock())));
+		afterEach(async () => {
+			await clock.advance(300_000);
+			expect(accountAdmissions.has(accountOf(quiet().baseUrl, API_KEY))).toBe(false);
+			useClock(realClock);
+		});
+
+		/** The call's answer, which must come before the node's clock moves past `ms` more. */
+		async function answeredBy(
+			call: Promise<Array<{ isError: boolean; text: string }>>,
+			ms = 0,
+		): Promise<{ isError: boolean; text: string }> {
+			const started = clock.now();
+			if (ms > 0) {
+				await clock.advance(ms - 1);
+				await new Promise((resolve) => setTimeout(resolve, 100));
+				expect(await Promise.race([call, 'waiting'])).toBe('waiting');
+				await clock.advance(1);
+			}
+			let timer: NodeJS.Timeout | undefined;
+			const late = new Promise<never>((_, reject) => {
+				timer = setTimeout(
+					() => reject(new Error(`no answer by ${ms} ms of the node's clock`)),
+					5_000,
+				);
+			});
+			try {
+				const [answer] = await Promise.race([call, late]);
+				expect(clock.now() - started).toBe(ms);
+				return answer;
+			} finally {
+				clearTimeout(timer);
+			}
+		}
+
+		/** A call whose request the service holds `latencyMs` of real time; resolves once the request is there. */
+		async function heldCall(
+			caller: 'mcp' | 'mcp-worker',
+			parameters: INodeParameters,
+			latencyMs = 20_000,
+		): Promise<{ call: Promise<Array<{ isError: boolean; text: string }>> }> {
+			sim().setOptions({ latencyMs });
+			const call = callTool({
+				parameters,
+				credentials: quiet(),
+				caller,
 				calls: [{ phone: '+14155550100' }],
 			});
-			while (accountAdmissions.has(accountOf(quiet.baseUrl, API_KEY)))
-				await new Promise((resolve) => setTimeout(resolve, 10));
+			await requestsReceived(sim(), 1);
+			return { call };
+		}
+
+		it('a 429 asking for 115 s fails at once, naming when the service asked to come back; nothing more is sent', async () => {
+			sim().failNext({ status: 429, headers: { 'retry-after': '115' } });
+			const asked = new Date(clock.date() + 115_000).toISOString().slice(11, 19);
+			const answer = await answeredBy(
+				callTool({
+					parameters: { ...start, options: { maxRetryWaitSeconds: 600 } },
+					credentials: quiet(),
+					caller: 'mcp-worker',
+					calls: [{ phone: '+14155550100' }],
+				}),
+			);
 			expect(sim().requests.map((r) => r.status)).toEqual([429]);
 			expect(answer.isError).toBe(true);
-			expect(answer.text).toMatch(
-				/Not sent again: the caller waits 120 s for this tool call \(n8n's MCP Server Trigger in queue mode\) and may have given up by now/,
+			expect(answer.text).toContain(
+				`The service asked to wait until ${asked} UTC (in 115 s) before trying again (HTTP 429, Retry-After), past the caller's deadline: it waits 120 s for this tool call (n8n's MCP Server Trigger in queue mode)`,
 			);
-		} finally {
-			useClock(realClock);
-		}
+		});
+
+		it('a call start the service has not answered by the deadline is given up then: "may have been placed", never sent again', async () => {
+			const { call } = await heldCall('mcp-worker', start);
+			const answer = await answeredBy(call, 110_000);
+			expect(sim().requests.map((r) => [r.method, r.path])).toEqual([
+				['POST', PLAYGROUND_CALL_PATH],
+			]);
+			expect(answer.isError).toBe(true);
+			expect(answer.text).toContain(
+				"No answer before the caller's deadline: it waits 120 s for this tool call (n8n's MCP Server Trigger in queue mode): the call may have been placed; not sent again",
+			);
+		});
+
+		it('in the process its trigger runs in, n8n gives the call neither a deadline nor a cancel: a call start the service answers after 200 s is placed and answered', async () => {
+			const { call } = await heldCall('mcp', start, 1_000);
+			await clock.advance(200_000);
+			const [answer] = await call;
+			expect(sim().requests.map((r) => [r.method, r.path, r.status])).toEqual([
+				['POST', PLAYGROUND_CALL_PATH, 200],
+			]);
+			expect(answer.isError).toBe(false);
+			expect(JSON.parse(answer.text)[0].phone_number).toEqual(['+14155550100']);
+		});
+
+		it('a contact update the service has not answered by the deadline is given up then and not sent again: a retry would come after it', async () => {
+			const { call } = await heldCall('mcp-worker', segmentContactParameters);
+			const answer = await answeredBy(call, 110_000);
+			expect(sim().requests.map((r) => [r.method, r.path])).toEqual([['PUT', CONTACT_UPDATE_PATH]]);
+			expect(answer.isError).toBe(true);
+			expect(answer.text).toContain(
+				"No answer before the caller's deadline: it waits 120 s for this tool call (n8n's MCP Server Trigger in queue mode)",
+			);
+			expect(answer.text).not.toContain('may have been applied');
+		});
 	});
 });
 

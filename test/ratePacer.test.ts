@@ -9,9 +9,13 @@ import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
 import { RateTickets, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 
-let now = 1_000_000;
-beforeAll(() => useClock({ now: () => now, date: () => now, sleep: realClock.sleep }));
-afterAll(() => useClock(realClock));
+/** The fake clock's time: each test starts its own at the same time, so none sees where another left it. */
+let now = 0;
+beforeEach(() => {
+	now = 1_000_000;
+	useClock({ now: () => now, date: () => now, sleep: realClock.sleep });
+});
+afterEach(() => useClock(realClock));
 
 /** A service allowing `perSecond` with a bucket of one second's worth. */
 function tokenBucket(perSecond: number) {

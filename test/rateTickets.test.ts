@@ -14,19 +14,33 @@ import {
 } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 import { mostInWindow } from './helpers/arrivals';
 
-let now = 1_000_000;
+/** The fake clock's time: moved only by the test. */
+let now = 0;
+
+/**
+ * Starts a fake clock at `start`: each test and each run of a property has its own, so what a
+ * check sees never depends on where an earlier one left the time (a float's rounding does).
+ */
+function startClock(start = 1_000_000): void {
+	now = start;
+	useClock({ now: () => now, date: () => now, sleep: realClock.sleep });
+}
 
 /** What a rate allows: `count` requests in any `spanMs` (a second for whole rates), starts `spacingMs` apart. */
 function ticketsOf(rate: number) {
 	const count = Math.max(1, Math.floor(rate));
 	return { count, spanMs: (SECOND_MS * count) / rate, spacingMs: SECOND_MS / rate };
 }
-const fakeClock = { now: () => now, date: () => now, sleep: realClock.sleep };
 
 const rateArb = fc.oneof(
 	fc.integer({ min: 1, max: 300 }),
 	fc.double({ min: 0.05, max: 20, noNaN: true }),
+	// A span of whole ms as the division rounds it: a hair above or below, where rounding shows.
+	fc.integer({ min: 50, max: 20_000 }).map((spanMs) => SECOND_MS / spanMs),
 );
+
+/** Where the clock is when a property's run starts: fresh, or up to a year on (a float's rounding grows with it). */
+const clockArb = fc.oneof(fc.constant(1_000_000), fc.integer({ min: 0, max: 2 ** 35 }));
 
 /** A request: after `gap` ms it asks for its turn; it takes `durationMs`, reaching the service `arrives` of the way through, or never. */
 const requestArb = fc.record({
@@ -44,7 +58,12 @@ type Started = { ticket: Ticket; endsAt: number; arrivedAt?: number; rate: numbe
  * (the clock moving to the next end when every ticket is in flight), then starts; ends give their
  * tickets back at their time.
  */
-function play(tickets: RateTickets, requests: Array<Request & { rate: number }>): Started[] {
+function play(
+	tickets: RateTickets,
+	requests: Array<Request & { rate: number }>,
+	clockAt: number,
+): Started[] {
+	startClock(clockAt);
 	const started: Started[] = [];
 	const inFlight: Started[] = [];
 	const endUntil = (time: number) => {
@@ -83,7 +102,7 @@ const arrivals = (started: Started[]) =>
 		.sort((a, b) => a - b);
 
 describe('RateTickets, on a fake clock', () => {
-	beforeEach(() => useClock(fakeClock));
+	beforeEach(() => startClock());
 	afterEach(() => useClock(realClock));
 
 	it('never lets more than the rate arrive in any span of it (a second for whole rates), fractions too, whenever each request reaches the service between its start and its end', () => {
@@ -91,10 +110,12 @@ describe('RateTickets, on a fake clock', () => {
 			fc.property(
 				rateArb,
 				fc.array(requestArb, { minLength: 1, maxLength: 400 }),
-				(rate, requests) => {
+				clockArb,
+				(rate, requests, clockAt) => {
 					const started = play(
 						new RateTickets(),
 						requests.map((request) => ({ ...request, rate })),
+						clockAt,
 					);
 					const { count, spanMs } = ticketsOf(rate);
 					expect(mostInWindow(arrivals(started), spanMs)).toBeLessThanOrEqual(count);
@@ -113,12 +134,14 @@ describe('RateTickets, on a fake clock', () => {
 					}),
 					{ minLength: 2, maxLength: 6 },
 				),
-				(settings) => {
+				clockArb,
+				(settings, clockAt) => {
 					const started = play(
 						new RateTickets(),
 						settings.flatMap(({ rate, requests }) =>
 							requests.map((request) => ({ ...request, rate })),
 						),
+						clockAt,
 					);
 					started.forEach((request, k) => {
 						if (request.arrivedAt === undefined) return;
@@ -135,6 +158,24 @@ describe('RateTickets, on a fake clock', () => {
 				},
 			),
 		);
+	});
+
+	it('a span a hair longer than its whole milliseconds, on a clock 100 days on: the next request waits for all of it, and the tickets are quiet only then', () => {
+		// 1,000 / 1.3812154696132595 = 724.0000000000001 ms; 100 days on, `now - spanMs` rounds to a whole ms.
+		const rate = 1.3812154696132595;
+		const { spanMs } = ticketsOf(rate);
+		expect(spanMs).toBeGreaterThan(724);
+		startClock(100 * 86_400_000);
+		const tickets = new RateTickets();
+		const ticket = tickets.take(rate);
+		now += 10;
+		ticket.giveBack(true);
+		const ended = now;
+		now += 724;
+		expect(tickets.nextTurnIn(rate)).toBe(1);
+		expect(tickets.quietAt(rate) - ended).toBeGreaterThanOrEqual(spanMs);
+		now += 1;
+		expect(tickets.nextTurnIn(rate)).toBe(0);
 	});
 
 	it('200 a second with 5 ms requests and every timer 2 ms late: at least 99% of 200 per 1.005 s (each ticket is held a second after its 5 ms)', () => {

@@ -16,7 +16,9 @@ describe('retry decision', () => {
 			delayMs: 2000,
 			guided: true,
 		});
-		expect(decideRetry(policy, ruleOf('server-error', 'PUT'), 2, 0, undefined, () => 1)).toEqual({
+		expect(
+			decideRetry(policy, ruleOf('server-error', 'PUT'), 2, 0, undefined, Infinity, () => 1),
+		).toEqual({
 			retry: true,
 			delayMs: 2000,
 			guided: false,
@@ -61,6 +63,7 @@ describe('retry decision', () => {
 				retries,
 				0,
 				undefined,
+				Infinity,
 				random,
 			);
 			return decision.retry ? decision.delayMs : undefined;
@@ -80,10 +83,79 @@ describe('retry decision', () => {
 			delayMs: 250,
 			guided: true,
 		});
-		expect(decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, () => 0)).toEqual({
+		expect(
+			decideRetry(policy, ruleOf('server-error', 'PUT'), 0, 0, undefined, Infinity, () => 0),
+		).toEqual({
 			retry: true,
 			delayMs: 250,
 			guided: false,
+		});
+	});
+
+	describe("no wait reaches the caller's deadline (an MCP client's tool call on a queue-mode worker)", () => {
+		const patient = { ...policy, maxRetryWaitMs: 600_000 };
+		const backoffOf1 = () => 1;
+		it.each([
+			[
+				'a Retry-After past it: refused at once, naming the wait',
+				patient,
+				['rate-limited', 'POST'],
+				115_000,
+				109_000,
+				{ retry: false, askedMs: 115_000, pastCaller: true },
+			],
+			[
+				'a Retry-After before it: waited',
+				patient,
+				['rate-limited', 'POST'],
+				2000,
+				109_000,
+				{ retry: true, delayMs: 2000, guided: true },
+			],
+			[
+				'a Retry-After ending at it: past it',
+				patient,
+				['rate-limited', 'PUT'],
+				2000,
+				2000,
+				{ retry: false, askedMs: 2000, pastCaller: true },
+			],
+			[
+				'Max Retry Wait reached first: its words',
+				policy,
+				['rate-limited', 'PUT'],
+				20_000,
+				60_000,
+				{ retry: false, askedMs: 20_000 },
+			],
+			[
+				'a backoff past it: no retry, nothing asked',
+				policy,
+				['server-error', 'PUT'],
+				undefined,
+				400,
+				{ retry: false, pastCaller: true },
+			],
+			[
+				'none left (an attempt it cut): no retry',
+				policy,
+				['timeout', 'GET'],
+				undefined,
+				0,
+				{ retry: false, pastCaller: true },
+			],
+			[
+				"the failure model's table first: a POST that may have been received, never",
+				policy,
+				['timeout', 'POST'],
+				undefined,
+				0,
+				{ retry: false },
+			],
+		] as const)('%s', (_case, withPolicy, [end, method], retryAfterMs, callerLeftMs, expected) => {
+			expect(
+				decideRetry(withPolicy, ruleOf(end, method), 0, 0, retryAfterMs, callerLeftMs, backoffOf1),
+			).toEqual(expected);
 		});
 	});
 });

@@ -35,4 +35,16 @@ function exampleSql(example) {
 	return sql;
 }
 
-module.exports = { EXAMPLES_DIR, REPO_ROOT, exampleSql, readExample, readExamples };
+/**
+ * The file a dev dependency's command runs (its package.json's `bin`), for running it with this
+ * Node.js: no shell, no node_modules/.bin shim (a .cmd file on Windows).
+ * @param {string} pkg
+ * @param {string} [command] the command's name when the package has several
+ */
+function binOf(pkg, command) {
+	const dir = path.join(REPO_ROOT, 'node_modules', pkg);
+	const { bin } = require(path.join(dir, 'package.json'));
+	return path.join(dir, typeof bin === 'string' ? bin : bin[command ?? Object.keys(bin)[0]]);
+}
+
+module.exports = { EXAMPLES_DIR, REPO_ROOT, binOf, exampleSql, readExample, readExamples };

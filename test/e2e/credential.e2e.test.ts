@@ -40,7 +40,7 @@ const MESSAGES: Record<string, typeof GENERIC_MESSAGES> = {
 	[V1_VERSION]: GENERIC_MESSAGES,
 	[NEWEST_VERSION]: {
 		401: 'The service refused the API key (HTTP 401): check the API Key',
-		403: 'The service does not allow this API key to list assistants (HTTP 403)',
+		403: 'The service refused the API key (HTTP 403): check the API Key',
 		refused: 'ECONNREFUSED',
 		404: 'The service has no assistant list at this Base URL (HTTP 404): check the Base URL',
 	},

@@ -22,7 +22,12 @@ export interface McpTool {
 export interface McpClient {
 	connect(transport: unknown): Promise<void>;
 	listTools(): Promise<{ tools: McpTool[] }>;
-	callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
+	/** `options.timeout`: how long the client waits for the answer (the SDK's default: 60 s). */
+	callTool(
+		params: { name: string; arguments: Record<string, unknown> },
+		resultSchema?: unknown,
+		options?: { timeout?: number },
+	): Promise<unknown>;
 	close(): Promise<void>;
 }
 

@@ -30,11 +30,11 @@ export function fastClock(speed = FAST): FastClock {
 	};
 }
 
-/** The node runs on a fast clock from before the first test of this describe block to after its last. */
+/** The node runs on a fast clock in each test of this describe block, a clock of its own for each. */
 export function useFastClock(speed = FAST): () => FastClock {
 	let clock: FastClock | undefined;
-	beforeAll(() => useClock((clock = fastClock(speed))));
-	afterAll(() => useClock(realClock));
+	beforeEach(() => useClock((clock = fastClock(speed))));
+	afterEach(() => useClock(realClock));
 	return () => {
 		if (!clock) throw new Error('the fast clock is not in use');
 		return clock;

@@ -41,7 +41,11 @@ const credentialType = new VoiceAssistantApi();
 /** Every run of the node in this process, settled or not: the tests wait for the last one. */
 export const nodeRuns: Array<Promise<unknown>> = [];
 
-function loadNodeType(nodeType: INodeType = new VoiceAssistant()): INodeType {
+/**
+ * A declarative node as n8n loads it: `nodeType` (the Voice Assistant of nodes/ unless given, e.g.
+ * the built one of dist/ or a modified copy) with n8n's additions.
+ */
+export function loadNodeType(nodeType: INodeType = new VoiceAssistant()): INodeType {
 	// n8n's loader adds the "Request Options" setting to every declarative node; do the same.
 	DirectoryLoader.applyDeclarativeNodeOptionParameters(nodeType);
 	// n8n's NodeTypes gives a declarative node this execute() (packages/cli node-types.ts), the
@@ -156,6 +160,8 @@ export interface RunOptions {
 	/** The node's name (default "Voice Assistant") and its credential's (default "Test account"). */
 	nodeName?: string;
 	credentialName?: string;
+	/** The node's typeVersion, as a saved workflow stores it (default 1). */
+	typeVersion?: number;
 }
 
 export interface RunResult {
@@ -204,6 +210,7 @@ export async function runNode(options: RunOptions): Promise<RunResult> {
 			name: options.nodeName ?? 'Voice Assistant',
 			type: NODE_TYPE,
 			parameters: options.parameters,
+			...(options.typeVersion === undefined ? {} : { typeVersion: options.typeVersion }),
 			...(options.continueOnFail ? { continueOnFail: true } : {}),
 			...(options.onError ? { onError: options.onError } : {}),
 			...(options.retryOnFail ? { retryOnFail: true, ...options.retryOnFail } : {}),

@@ -31,7 +31,8 @@
 function mostInAnyWindow(times, windowMs) {
 	let most = 0;
 	for (let last = 0, first = 0; last < times.length; last++) {
-		while (times[first] <= times[last] - windowMs) first++;
+		// By what passed between two times (exact), not `times[last] - windowMs` (rounded by the clock's reading).
+		while (times[last] - times[first] >= windowMs) first++;
 		most = Math.max(most, last - first + 1);
 	}
 	return most;

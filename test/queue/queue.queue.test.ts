@@ -18,13 +18,14 @@ import {
 	readExample,
 	simulatorCredential,
 	specProblems,
+	TOOL_NODE_TYPE,
 	useSimulatorProcess,
 	voiceAssistant,
 	workflow,
 	type Workflow,
 	type WorkflowNode,
 } from '../e2e/helpers';
-import { n8nBin, signIn, type N8nRun } from '../../tools/n8n';
+import { NEWEST_VERSION, n8nBin, signIn, type N8nRun } from '../../tools/n8n';
 import { groupAlive, poll, runProcess, sleep } from '../../tools/processes';
 import { queueVersions, startCluster, type Cluster, type Worker } from './lib/cluster';
 import {
@@ -34,7 +35,10 @@ import {
 	type Executions,
 } from './lib/executions';
 import { startPostgres, startRedis, type Postgres, type Redis } from '../../tools/services';
+import { START_CALL_PARAMETERS } from '../e2e/agents';
+import { connectMcpClient } from '../e2e/mcpClient';
 import { ARRIVAL_SLACK_MS, mostInWindow } from '../helpers/arrivals';
+import { asOtherAccount } from '../helpers/simulator';
 import { strictFigures, summaryLines, type StrictFigures } from '../helpers/strictService';
 
 /** The concurrent bulk run: this many webhook calls at once, each with this many contacts. */
@@ -402,6 +406,53 @@ function scheduledWorkflow(): Workflow {
 	return copy;
 }
 
+/**
+ * An MCP Server Trigger (no authentication) with the Start call tool, published: in queue mode
+ * main takes the client's calls and a worker runs each (n8n 2.8+, scaling/job-processor.js
+ * invokeTool), and main gives the worker 120 s (QueuedExecutionStrategy; no setting changes it).
+ * The tool's credential reaches the simulator as `localhost`, an account of its own: the pause a
+ * Retry-After of 115 s starts holds no other test's requests.
+ */
+const MCP_WORKFLOW = 'vaQueueMcpTool1';
+const MCP_PATH = 'va-queue-mcp';
+const MCP_CREDENTIAL = { id: 'vaQueueMcpAcct1', name: 'Voice Assistant (simulator as localhost)' };
+/** n8n's time for a tool call on a worker, and what of it the node leaves for n8n's way there and back. */
+const MCP_WORKER_CALL_MS = 120_000;
+const MCP_MARGIN_MS = 10_000;
+/**
+ * The versions on which a call the service holds past the deadline is waited out: it takes the
+ * node's 110 s each (n8n's 120 s cannot be shortened), so by default on the newest alone, whose
+ * invokeTool and QueuedExecutionStrategy are 2.8.4's; N8N_QUEUE_DEADLINE_VERSIONS=2.8.4,2.41.1 for both.
+ */
+const DEADLINE_VERSIONS = (process.env.N8N_QUEUE_DEADLINE_VERSIONS ?? NEWEST_VERSION).split(',');
+function mcpWorkflow(): Workflow {
+	const trigger = 'MCP Server Trigger';
+	const wf = workflow(MCP_WORKFLOW, 'queue: an MCP Server Trigger with the Start call tool', [
+		{
+			name: trigger,
+			type: '@n8n/n8n-nodes-langchain.mcpTrigger',
+			typeVersion: 2,
+			webhookId: '7d1f4a52-0c55-4f51-9a0e-000000000006',
+			parameters: { authentication: 'none', path: MCP_PATH },
+		},
+		voiceAssistant(
+			'Start call',
+			{ descriptionType: 'auto', ...START_CALL_PARAMETERS },
+			{ type: TOOL_NODE_TYPE, credentials: { [CREDENTIAL_TYPE]: MCP_CREDENTIAL } },
+		),
+	]);
+	wf.connections = { 'Start call': { ai_tool: [[{ node: trigger, type: 'ai_tool', index: 0 }]] } };
+	return wf;
+}
+/** A Start call's arguments as an MCP client sends them. */
+const mcpCallee = (phone: string) => ({
+	assistant_id: MAYA,
+	first_name: 'Ada',
+	last_name: 'Lovelace',
+	email: 'ada@example.com',
+	phone_numbers: phone,
+});
+
 const sim = useSimulatorProcess();
 let redis: Redis | undefined;
 let postgres: Postgres | undefined;
@@ -687,6 +738,11 @@ describe.each(queueVersions())(
 						type: 'httpHeaderAuth',
 						data: WEBHOOK_HEADER,
 					},
+					{
+						...MCP_CREDENTIAL,
+						type: CREDENTIAL_TYPE,
+						data: { ...simulatorCredential(sim().url).data, baseUrl: asOtherAccount(sim().url) },
+					},
 				],
 				workflows: [
 					bulkWorkflow,
@@ -697,6 +753,7 @@ describe.each(queueVersions())(
 					dryCallsWorkflow(),
 					WEBHOOK_EXAMPLE,
 					scheduledWorkflow(),
+					mcpWorkflow(),
 				],
 				publish: [
 					BULK_WORKFLOW,
@@ -706,6 +763,7 @@ describe.each(queueVersions())(
 					CALLS_WORKFLOW,
 					DRY_WORKFLOW,
 					WEBHOOK_EXAMPLE.id,
+					MCP_WORKFLOW,
 				],
 				log,
 			});
@@ -791,6 +849,82 @@ describe.each(queueVersions())(
 				),
 			).toEqual(phones(batch).map((phone) => [phone]));
 			expect(JSON.stringify(output)).not.toContain(API_KEY);
+		});
+
+		test(`an MCP client's tool calls, run on a worker, end by n8n's deadline: a 429 asking for 115 s fails at once, naming when${DEADLINE_VERSIONS.includes(version) ? '; a call start the service holds is given up at the deadline as "may have been placed", sent once' : ''}`, async () => {
+			const waitOut = DEADLINE_VERSIONS.includes(version);
+			await sim().reset();
+			await sim().setOptions({ rateLimit: null, latencyMs: waitOut ? 150_000 : 0 });
+			const url = new URL(`${cluster.main.url}/mcp/${MCP_PATH}`);
+			await poll(
+				`n8n serving the MCP URL /mcp/${MCP_PATH}`,
+				async () => (await fetch(url, { method: 'POST' })).status !== 404,
+				{ timeoutMs: 60_000, everyMs: 250 },
+			);
+			const client = await connectMcpClient(version, url, 'http', {});
+			const call = async (phone: string) => {
+				const at = Date.now();
+				const result = (await client.callTool(
+					{ name: 'Start_call', arguments: mcpCallee(phone) },
+					undefined,
+					{ timeout: MCP_WORKER_CALL_MS + 30_000 },
+				)) as { isError?: boolean; content?: Array<{ text?: string }> };
+				const text = (result.content ?? []).map((part) => part.text ?? '').join('\n');
+				return { isError: result.isError, text, at, tookMs: Date.now() - at };
+			};
+			const received = async (phone: string) =>
+				(await sim().requests()).filter((r) => r.rawBody.includes(`"${phone}"`));
+			try {
+				// The held call first: its request is at the service before the 429 pauses the account.
+				const held = waitOut ? call('+14155550170') : undefined;
+				if (held)
+					await poll(
+						'the held call at the service',
+						async () => (await received('+14155550170')).length > 0,
+						{
+							timeoutMs: 60_000,
+							everyMs: 100,
+						},
+					);
+				await sim().failNext({
+					status: 429,
+					headers: { 'retry-after': '115' },
+					method: 'POST',
+					path: '/api/v1/playground/call',
+					bodyFields: { phone_number: ['+14155550171'] },
+				});
+				const refused = await call('+14155550171');
+				const [asked] = await received('+14155550171');
+				const until = new Date(asked.receivedAt + 115_000).toISOString().slice(11, 19);
+				expect(refused.text).toMatch(
+					/The service asked to wait until \d\d:\d\d:\d\d UTC \(in 115 s\) before trying again \(HTTP 429, Retry-After\), past the caller's deadline: it waits 120 s for this tool call \(n8n's MCP Server Trigger in queue mode\)/,
+				);
+				const said = /until (\d\d):(\d\d):(\d\d) UTC/.exec(refused.text) as RegExpExecArray;
+				const [h, m, sec] = until.split(':').map(Number);
+				const apart = Math.abs((+said[1] - h) * 3600 + (+said[2] - m) * 60 + (+said[3] - sec));
+				expect(Math.min(apart, 86_400 - apart)).toBeLessThanOrEqual(2);
+				// n8n's way from the client to the node's request, of the 120 s it gives the call.
+				const wayThereMs = asked.receivedAt - refused.at;
+				expect(wayThereMs).toBeLessThan(MCP_MARGIN_MS);
+				expect(refused.tookMs).toBeLessThan(MCP_MARGIN_MS);
+				expect((await received('+14155550171')).map((r) => r.status)).toEqual([429]);
+				figures.mcpDeadline = { wayThereMs, refusedInMs: refused.tookMs };
+				if (!held) return;
+				const late = await held;
+				expect(late.text).toContain(
+					"No answer before the caller's deadline: it waits 120 s for this tool call (n8n's MCP Server Trigger in queue mode): the call may have been placed; not sent again",
+				);
+				expect(late.tookMs).toBeGreaterThan(MCP_WORKER_CALL_MS - MCP_MARGIN_MS - 1_000);
+				expect(late.tookMs).toBeLessThan(MCP_WORKER_CALL_MS);
+				expect((await received('+14155550170')).map((r) => [r.method, r.path])).toEqual([
+					['POST', '/api/v1/playground/call'],
+				]);
+				figures.mcpDeadline = { wayThereMs, refusedInMs: refused.tookMs, givenUpInMs: late.tookMs };
+			} finally {
+				await client.close();
+				await sim().setOptions({ latencyMs: 0 });
+				await sim().reset();
+			}
 		});
 
 		test(`the webhook recipe (Header Auth → Playground Call → Respond to Webhook) on the workers: ${WEBHOOK_CALLERS} callers at once get their call, a refusal its status, a bad payload 400`, async () => {

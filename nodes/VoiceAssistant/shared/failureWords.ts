@@ -4,12 +4,13 @@ import type { DeclarativeRestApiSettings, INode } from 'n8n-workflow';
 import { isHtml, methodOf, ruleOf, type AttemptFailure, type FailureEnd } from './failureModel';
 import { PLAIN_HTTP_ANSWER, type Phase } from './failurePhase';
 import { nodeError, type NodeError } from './nodeError';
+import { askedTooLongWords, callerDeadlineWords, type NotSentAgain } from './notSentErrors';
 import { redact } from './redact';
 import { serviceMessage } from './serviceMessage';
 import { originOf } from './target';
 
-/** Where and how a failed request went, for its message. */
-interface FailureContext {
+/** Where and how a failed request went, for its message, and why it was not sent again. */
+interface FailureContext extends NotSentAgain {
 	method: string;
 	path: string;
 	origin: string;
@@ -17,19 +18,20 @@ interface FailureContext {
 	id?: string;
 	attempts: number;
 	timeoutMs?: number;
-	/** The service asked (Retry-After) for a wait beyond what Max Retry Wait leaves. */
-	askedMs?: number;
 	/** Request Options → Proxy, without its user name and password. */
 	proxy?: string;
 }
 
+/** `notAgain`: for an item's last attempt, why it was not sent again (notSentErrors.ts notSentAgain). */
 export function failureContext(
 	options: DeclarativeRestApiSettings.HttpRequestOptions,
 	attempts: number,
+	notAgain: NotSentAgain = {},
 ): FailureContext {
 	const { qs, proxy } = options;
 	const id = qs?.id;
 	return {
+		...notAgain,
 		method: methodOf(options),
 		path: String(options.url ?? ''),
 		origin: originOf(options.baseURL),
@@ -165,7 +167,7 @@ const WORDS: Record<FailureEnd, (facts: Facts) => Words> = {
 	'rate-limited': ({ retried }) => ({
 		message: `The service kept answering "too many requests" (HTTP 429)${retried}`,
 		description:
-			'Lower "Max Concurrent Requests", or raise "Max Retries" or "Max Retry Wait" under Options.',
+			'Set the account\'s limit as the Rate Limit of the "Voice Assistant API" credential, or raise "Max Retries" or "Max Retry Wait" under Options.',
 	}),
 	unavailable: (facts) => WORDS['server-error'](facts),
 	'server-error': ({ failure, said, retried }) => ({
@@ -180,15 +182,12 @@ function describeFailure(
 	secret: string | undefined,
 ): Words {
 	const retried = context.attempts > 1 ? ` (after ${context.attempts} attempts)` : '';
-	if (context.askedMs !== undefined) {
-		return {
-			message: `The service asked to wait ${Math.ceil(context.askedMs / 1000)} s before trying again (HTTP ${failure.status}, Retry-After), longer than "Max Retry Wait" allows${retried}`,
-			description:
-				'Nothing more was sent for this item. Raise "Max Retry Wait" under Options (at most an hour), or run it again later.',
-		};
-	}
+	if (context.askedMs !== undefined) return askedTooLongWords(failure.status, context, retried);
 	const said = serviceMessage(failure.body, secret);
-	const words = WORDS[failure.end]({ failure, context, said, retried });
+	const words = callerDeadlineWords(
+		context.caller,
+		WORDS[failure.end]({ failure, context, said, retried }),
+	);
 	if (!ruleOf(failure.end, context.method).remember) return words;
 	// The service may have acted on it: the table says it is never sent again in this execution.
 	return {

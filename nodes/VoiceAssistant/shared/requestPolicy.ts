@@ -91,7 +91,7 @@ export const requestPolicyOptions: INodeProperties = {
 			name: 'adaptiveConcurrency',
 			type: 'boolean',
 			default: true,
-			description: `Whether to start with ${INITIAL_CONCURRENCY} requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when the service answers 429 or 503 or times out, and to hold the account's requests to the rate the service allows once its 429s show a rate limit. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).`,
+			description: `Whether to start with ${INITIAL_CONCURRENCY} requests in flight and raise that toward Max Concurrent Requests while the service keeps up, halving it when more than half of a round of requests (as many as it allows in flight) end in 429, 503 or a timeout, and to hold the account's requests to the rate the service allows once its 429s show a rate limit. Off: always Max Concurrent Requests, and no pacing of its own (the credential's Rate Limit still holds).`,
 		},
 		{
 			displayName: 'Max Concurrent Requests',
@@ -117,7 +117,8 @@ export const requestPolicyOptions: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 50 },
 			default: 8,
-			description: 'Most retries of one item before it fails (when retrying is on)',
+			description:
+				'Most retries of one item before it fails (when retrying is on), not counting the retries a Retry-After asked for: Max Retry Wait bounds those',
 		},
 		{
 			displayName: 'Max Retry Wait (Seconds)',

@@ -13,16 +13,19 @@ function backoffDelay(attempt: number, random: () => number): number {
 	return Math.round(Math.min(MAX_BACKOFF_MS, BASE_BACKOFF_MS * 2 ** attempt) * random());
 }
 
-type RetryDecision =
+export type RetryDecision =
 	| { retry: true; delayMs: number; guided: boolean }
-	/** `askedMs`: the service asked for a wait beyond what Max Retry Wait leaves. */
-	| { retry: false; askedMs?: number };
+	/** `askedMs`: the service asked for a wait beyond what Max Retry Wait leaves or past the caller's deadline; `pastCaller`: the wait would end after that deadline. */
+	| { retry: false; askedMs?: number; pastCaller?: true };
 
 /**
  * What to do after an attempt failed. A wait the service asked for (Retry-After on a 429 or 503)
- * is bounded by Max Retry Wait alone: under a long storm every request still goes through once
- * the service lets it. Other failures are also bounded by Max Retries. `unguidedRetries`: this
- * item's retries so far without such guidance; `waitedMs`: the time it already spent waiting.
+ * is bounded by Max Retry Wait and the caller's deadline alone: under a long storm every request
+ * still goes through once the service lets it. Other failures are also bounded by Max Retries.
+ * `unguidedRetries`: this item's retries so far without such guidance; `waitedMs`: the time it
+ * already spent waiting; `callerLeftMs`: how long until the caller gives up (an MCP client's tool
+ * call on a queue-mode worker): a request sent after that could act after the caller was told
+ * the call failed.
  */
 export function decideRetry(
 	policy: RequestPolicy,
@@ -30,6 +33,7 @@ export function decideRetry(
 	unguidedRetries: number,
 	waitedMs: number,
 	retryAfterMs: number | undefined,
+	callerLeftMs = Infinity,
 	random: () => number = Math.random,
 ): RetryDecision {
 	if (!policy.retry || rule.retry === false) return { retry: false };
@@ -40,9 +44,15 @@ export function decideRetry(
 		MIN_RETRY_DELAY_MS,
 		retryAfterMs ?? backoffDelay(unguidedRetries, random),
 	);
-	if (waitedMs + delayMs <= policy.maxRetryWaitMs) return { retry: true, delayMs, guided };
+	const leftMs = policy.maxRetryWaitMs - waitedMs;
+	const pastCaller = delayMs >= callerLeftMs;
+	if (delayMs <= leftMs && !pastCaller) return { retry: true, delayMs, guided };
 	// A Retry-After longer than the wait left fails at once, saying so: a shorter wait would be refused again.
-	return retryAfterMs !== undefined && retryAfterMs > policy.maxRetryWaitMs - waitedMs
-		? { retry: false, askedMs: retryAfterMs }
-		: { retry: false };
+	const asked =
+		retryAfterMs !== undefined && (retryAfterMs > leftMs || retryAfterMs >= callerLeftMs);
+	return {
+		retry: false,
+		...(asked && { askedMs: retryAfterMs }),
+		...(pastCaller && { pastCaller }),
+	};
 }

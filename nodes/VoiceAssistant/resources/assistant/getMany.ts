@@ -72,6 +72,6 @@ export const getManyFields: INodeProperties[] = [
 		displayOptions: { show: showOnlyForGetMany },
 		default: true,
 		description:
-			'Whether to return only the main fields (ID, name, type, language, company, voice, accent, model, knowledge base ID) instead of all 35',
+			'Whether to return only the main fields (ID, name, type, language, company, voice, accent, model, knowledge base ID) instead of every field the service sends',
 	},
 ];

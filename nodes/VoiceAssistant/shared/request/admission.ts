@@ -131,7 +131,7 @@ export class AccountAdmission {
 		if (this.pausedUntil - clock.now() > patienceMs) return { pausedUntil: this.pausedUntil };
 		if (this.waiting === 0 && this.accountWait() === 0) return this.take(seat, false);
 		if (seat.queue.length === 0) seat.since = clock.now();
-		const turn = seat.queue.wait(signal, clock.now() + patienceMs);
+		const turn = seat.queue.wait(signal, patienceMs);
 		if (!this.pumping) void this.pump();
 		return await turn;
 	}
@@ -141,7 +141,8 @@ export class AccountAdmission {
 		while (this.waiting > 0) {
 			const until = this.pausedUntil;
 			if (until > clock.now())
-				for (const { queue } of this.seats) queue.serveExpiring(until, { pausedUntil: until });
+				for (const { queue } of this.seats)
+					queue.serveExpiring(until - clock.now(), { pausedUntil: until });
 			const wait = this.accountWait();
 			if (wait === 0) {
 				// The next run in the rotation with a request waiting.

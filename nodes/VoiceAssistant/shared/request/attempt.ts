@@ -53,7 +53,9 @@ export async function attemptRequest(
 	const forget = item.cancelSignal
 		? onAbort(item.cancelSignal, () => abort.abort())
 		: () => undefined;
-	const settle = run.deadlines.start(Number(request.options.timeout) || 300_000, () => {
+	// The attempt's deadline: its Timeout, or the caller's deadline if that comes first.
+	const timeoutMs = Number(request.options.timeout) || 300_000;
+	const settle = run.deadlines.start(Math.min(timeoutMs, run.callerDeadline - clock.now()), () => {
 		state.deadlinePassed = true;
 		abort.abort();
 	});

@@ -2,10 +2,10 @@
 import { clock, onAbort } from '../clock';
 
 /**
- * n8n gives every item of a run item 0's Timeout, so deadlines come in the order attempts start, and
- * the timer waits for the earliest one still in flight. A timer per attempt would be armed and
- * cleared thousands of times. The timer is cleared once no attempt is in flight, and when the run
- * ends (`over`).
+ * n8n gives every item of a run item 0's Timeout, and the caller's deadline is the run's, so
+ * deadlines come in the order attempts start, and the timer waits for the earliest one still in
+ * flight. A timer per attempt would be armed and cleared thousands of times. The timer is cleared
+ * once no attempt is in flight, and when the run ends (`over`).
  */
 export class Deadlines {
 	private pending: Array<{ at: number; expire: (() => void) | undefined }> = [];

@@ -26,7 +26,12 @@ import { NodeOperationError } from 'n8n-workflow';
  *   (@n8n/n8n-nodes-langchain McpServer.js, 2.x protocol/MessageFormatter.js) answers a thrown
  *   error as `isError`, an output item as a plain result. 2.8+ in queue mode (n8n's
  *   scaling/job-processor.js invokeTool): a worker runs the tool with executeData of its own whose
- *   `source` is null, and main gives up after 120,000 ms (QueuedExecutionStrategy).
+ *   `source` is null, and main gives up after 120,000 ms (QueuedExecutionStrategy's default, which
+ *   scaling.service.js keeps: no setting changes it). No client's cancel or deadline reaches the
+ *   node: McpServer.js invokes the tool without the MCP SDK's request signal (which the client's
+ *   `notifications/cancelled` or a closed connection aborts), webhook-context.js passes
+ *   getInputConnectionData no abort signal, nor does invokeTool its SupplyDataContext (whose job has
+ *   left `runningJobs`, out of stopJob's reach): in the trigger's own process a call runs to its end.
  * test/n8nAdapter.test.ts and test/itemLoop.test.ts (n8n-core 2.8.1 in process) and
  * test/e2e/adapter.e2e.test.ts (real n8n, every version claimed) check them.
  */

@@ -57,14 +57,8 @@ export function runOf(request: object): { run: Run; item: LoopItem } {
 function startRun(context: IExecuteSingleFunctions, item: LoopItem, loop: ItemLoop): Run {
 	const policy = readRequestPolicy(context.getNodeParameter('options', {}) as IDataObject);
 	const log = { logger: context.logger, nodeName: item.node.name };
-	return new Run(
-		loop,
-		policy,
-		log,
-		item.cancelSignal,
-		item.retryOnFail ? triesOf(item.nodeRun) : undefined,
-		item.callerWaitsMs,
-	);
+	const earlierTries = item.retryOnFail ? triesOf(item.nodeRun) : undefined;
+	return new Run(loop, policy, log, item.cancelSignal, earlierTries, item.callerWaitsMs);
 }
 
 /**

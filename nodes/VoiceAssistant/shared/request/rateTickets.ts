@@ -48,11 +48,11 @@ export class RateTickets {
 	private ends: number[] = [];
 	private lastDue = -Infinity;
 
-	/** Forgets the ends more than `spanMs` ago (their tickets are back), but the last, `keep` whether it is. */
+	/** Forgets the ends `spanMs` or more ago (their tickets are back), but the last, `keep` whether it is. */
 	private forget(spanMs: number, keep = 0): void {
-		const since = clock.now() - spanMs;
+		const now = clock.now();
 		let gone = 0;
-		while (gone < this.ends.length - keep && this.ends[gone] <= since) gone++;
+		while (gone < this.ends.length - keep && now - this.ends[gone] >= spanMs) gone++;
 		if (gone > 0) this.ends = this.ends.slice(gone);
 	}
 
@@ -76,7 +76,7 @@ export class RateTickets {
 		if (held < count) return Math.ceil(spaced);
 		// The (held - count + 1)-th oldest end frees a ticket; without it, an end in flight must.
 		const freeing = this.ends[held - count];
-		return freeing === undefined ? Infinity : Math.ceil(Math.max(spaced, freeing + spanMs - now));
+		return freeing === undefined ? Infinity : Math.ceil(Math.max(spaced, spanMs - (now - freeing)));
 	}
 
 	/**
@@ -117,6 +117,9 @@ export class RateTickets {
 		const last = this.ends[this.ends.length - 1] ?? -Infinity;
 		if (rate === undefined) return last;
 		const { spanMs, spacingMs } = ticketsOf(rate);
-		return Math.max(last + spanMs, this.lastDue + spacingMs);
+		// Never before a span passed since `last`: a sum that rounded below it takes the next time up.
+		const sum = last + spanMs;
+		const back = sum - last < spanMs ? sum * (1 + Number.EPSILON) : sum;
+		return Math.max(back, this.lastDue + spacingMs);
 	}
 }

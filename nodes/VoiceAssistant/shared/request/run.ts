@@ -61,8 +61,8 @@ export class Run {
 	/** The first failure that stopped the run, and the index of its item. */
 	stopError: NodeError | undefined;
 	stoppedByItem: number | undefined;
-	/** The caller gave up waiting for the run (it waits `callerWaitsMs`): nothing more is sent. */
-	callerGaveUp = false;
+	/** When the caller gives up waiting for the run (it waits `callerWaitsMs`), on the node's clock. */
+	readonly callerDeadline: number;
 
 	/** Items whose input was invalid while failures become items: they fail without a request. */
 	readonly invalidItems = new Map<number, NodeError>();
@@ -96,13 +96,17 @@ export class Run {
 		this.stopListening = cancelSignal ? onAbort(cancelSignal, cancel) : () => undefined;
 		if (cancelSignal?.aborted) cancel();
 		void loop.outcome.then((count) => this.loopOver(count));
-		// No request starts once the caller may have given up: n8n's own way there takes part of its time.
+		// No wait outlasts the caller, nor does a request: n8n's own way there takes part of its time.
+		this.callerDeadline = clock.now() + (callerWaitsMs ?? Infinity) - CALLER_MARGIN_MS;
 		if (callerWaitsMs !== undefined)
 			void wait(callerWaitsMs - CALLER_MARGIN_MS, this.over.signal).then((due) => {
-				if (!due) return;
-				this.callerGaveUp = true;
-				this.controller.abort();
+				if (due) this.controller.abort();
 			});
+	}
+
+	/** The caller may have given up waiting for the run: nothing more is sent. */
+	get callerGaveUp(): boolean {
+		return clock.now() >= this.callerDeadline;
 	}
 
 	get cancelled(): boolean {

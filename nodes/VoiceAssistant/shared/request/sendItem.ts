@@ -27,6 +27,7 @@ import {
 	callerGaveUpError,
 	cancelledError,
 	notPreparedError,
+	notSentAgain,
 	notSentError,
 	pausedError,
 	unexpectedError,
@@ -121,7 +122,7 @@ async function resultOf(
 async function attempts(send: ItemSend): Promise<ItemResult> {
 	const { run, item, method, sent } = send;
 	let waitedMs = 0;
-	let unguidedRetries = 0;
+	let unguided = 0;
 	for (let attempt = 1; ; attempt++) {
 		const turn = await run.waitForTurn(run.policy.maxRetryWaitMs - waitedMs);
 		if (turn && 'pausedUntil' in turn) {
@@ -129,8 +130,8 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			const at = new Date(clock.date() + inMs);
 			return stopOn(send, { error: pausedError(item.node, item.itemIndex, sent, inMs, at) });
 		}
-		// Checked right before the request starts (nothing awaits in between): none after a stop or cancel.
-		if (!turn || run.signal.aborted) {
+		// Checked right before the request starts (nothing awaits in between): none after a stop, a cancel or the caller's deadline.
+		if (!turn || run.signal.aborted || run.callerGaveUp) {
 			turn?.giveBack(false);
 			return notSent(send);
 		}
@@ -162,18 +163,19 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
 		const retryAfterMs = retryAfterOf(failure.headers, clock.date());
-		const decision = decideRetry(run.policy, rule, unguidedRetries, waitedMs, retryAfterMs);
+		const callerLeftMs = run.callerDeadline - clock.now();
+		const decision = decideRetry(run.policy, rule, unguided, waitedMs, retryAfterMs, callerLeftMs);
 		// A wait the service asked for holds every request of the account (Retry-After; admission.ts bounds it).
 		if (retryAfterMs !== undefined && rule.retry === 'as-asked') run.pauseAccount(retryAfterMs);
 		if (!decision.retry || run.cancelled) {
-			const askedMs = decision.retry ? undefined : decision.askedMs;
-			const context = { ...failureContext(send.request.options, attempt), askedMs };
+			const caller = { waitsMs: run.callerWaitsMs, cut: state.deadlinePassed && callerLeftMs <= 0 };
+			const context = failureContext(send.request.options, attempt, notSentAgain(decision, caller));
 			const error = toUserError(item.node, failure, context, item.itemIndex, send.target?.apiKey);
 			const result = stopOn(send, { error });
 			run.earlierTries?.keepIf(rule.remember, item.itemIndex, result);
 			return result;
 		}
-		if (!decision.guided) unguidedRetries++;
+		if (!decision.guided) unguided++;
 		// The item keeps its slot while it waits: the more the service pushes back, the fewer in flight.
 		waitedMs += decision.delayMs;
 		run.progress.retryWaitStarted();

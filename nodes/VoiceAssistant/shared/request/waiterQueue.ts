@@ -2,7 +2,7 @@
 // request waits for a slot in its run's window, and for its turn at the account's admission.
 import { onAbort } from '../clock';
 
-type Waiter<T> = { resolve: (value: T) => void; forget: () => void; until: number };
+type Waiter<T> = { resolve: (value: T) => void; forget: () => void; patienceMs: number };
 
 /**
  * A waiter whose signal aborts leaves with `leaveValue`; the others keep their place (a Set keeps
@@ -17,11 +17,11 @@ export class WaiterQueue<T> {
 		return this.waiting.size;
 	}
 
-	/** Waits to be served; `until`: how long it may wait (serveExpiring). */
-	async wait(signal: AbortSignal, until = Infinity): Promise<T> {
+	/** Waits to be served; `patienceMs`: the longest hold it may wait out (serveExpiring). */
+	async wait(signal: AbortSignal, patienceMs = Infinity): Promise<T> {
 		if (signal.aborted) return this.leaveValue;
 		return await new Promise<T>((resolve) => {
-			const waiter: Waiter<T> = { resolve, forget: () => undefined, until };
+			const waiter: Waiter<T> = { resolve, forget: () => undefined, patienceMs };
 			waiter.forget = onAbort(signal, () => {
 				this.waiting.delete(waiter);
 				resolve(this.leaveValue);
@@ -38,9 +38,9 @@ export class WaiterQueue<T> {
 		return true;
 	}
 
-	/** Resolves with `value` every waiter that may not wait until `time`. */
-	serveExpiring(time: number, value: T): void {
-		for (const waiter of this.waiting) if (waiter.until < time) this.serve(waiter, value);
+	/** Resolves with `value` every waiter whose patience is shorter than a hold of `holdMs` from now. */
+	serveExpiring(holdMs: number, value: T): void {
+		for (const waiter of this.waiting) if (waiter.patienceMs < holdMs) this.serve(waiter, value);
 	}
 
 	private serve(waiter: Waiter<T>, value: T): void {

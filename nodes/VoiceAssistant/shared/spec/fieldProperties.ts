@@ -72,7 +72,7 @@ export function inputColumnOptions(table: FieldTable): INodeProperties[] {
 				noDataExpression: true,
 				default: '',
 				placeholder: `e.g. ${column}`,
-				description: `Name of the input column holding the ${label.toLowerCase()} (default: ${name}). A dotted path reads a nested field, e.g. properties.${name.replace('_', '')}.`,
+				description: `Name of the input column holding the ${label.toLowerCase()} (default: ${name}). A dotted path reads a nested value, e.g. properties.${name.replace('_', '')}.value; it must be text or a number.`,
 			}),
 		)
 		.sort(byDisplayName);

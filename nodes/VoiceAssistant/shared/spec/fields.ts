@@ -48,7 +48,7 @@ export function readColumns(context: IExecuteSingleFunctions, table: FieldTable)
 	return body;
 }
 
-/** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname). */
+/** The input item's value of a column: the exact key, else a dotted path into nested fields (properties.firstname.value). */
 function inputColumn(json: IDataObject, name: string): unknown {
 	if (name in json) return json[name];
 	if (!name.includes('.')) return undefined;
