@@ -71,7 +71,7 @@ export class CountShare {
 	private startsBetween(from: number, to: number): number {
 		const [first, last] = [from, to].map((at) => Math.floor((at * PARTS) / this.windowMs));
 		let own = 0;
-		for (const [part, count] of this.starts) if (part > first && part <= last) own += count;
+		for (const [part, count] of this.starts) if (part >= first && part <= last) own += count;
 		return own;
 	}
 }
