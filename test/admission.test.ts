@@ -368,7 +368,9 @@ describe('the admission in n8n (engine in process, simulator over HTTP)', () => 
 			.requests.filter((r) => String(r.query.id).startsWith('b-'))
 			.map((r) => r.receivedAt);
 		expect(arrivals[19] - arrivals[0]).toBeGreaterThanOrEqual((19 * 1000) / (rate * 1.25));
-	}, 60_000);
+		// 15-18 s alone (28 s before the stated count's engine); the whole unit suite beside it once
+		// took it past 60 s. The time bounds no behaviour: the arrivals above do.
+	}, 120_000);
 
 	it("executions that follow each other keep the credential's Rate Limit: the second one's request waits for the first one's second", async () => {
 		for (let execution = 0; execution < 3; execution++) {
