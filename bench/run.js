@@ -101,6 +101,7 @@ async function setSimulator(sim, options) {
 		latencyMs: 0,
 		rateLimit: null,
 		strictRate: null,
+		statedCount: null,
 		chaos: null,
 		throttleFirst: null,
 		...options,
@@ -832,7 +833,8 @@ const STRICT_SETTLE_MS = 5_000;
  * Behind a strict service (the simulator's strictRate: at most 200 requests accepted in any
  * trailing 1,000 ms, one beyond answered 429 with Retry-After and not counted), 10,000 updates
  * with the credential's Rate Limit at the service's 200, and with none (default settings: the
- * rate learned from 429s). Each row also reads every request's arrival at the service.
+ * rate learned from 429s, then read from the count the service states on every answer). Each row
+ * also reads every request's arrival at the service.
  * @param {Sim} sim
  * @param {Ctx} ctx
  * @param {Recorder} record
@@ -859,6 +861,19 @@ async function strictRows(sim, ctx, record) {
 		() => strictRow('oursStrictDefaults'),
 		{ rate },
 	);
+	// The same service stating its count on every answer (the IETF draft's fields, a second's window
+	// and a minute's): automatic pacing reads the limit from it.
+	await setSimulator(sim, {
+		strictRate: { perSecond: rate, perMinute: rate * 60 },
+		statedCount: { fields: 'ietf' },
+	});
+	await record(
+		`Voice Assistant (Map Automatically), defaults, strict service ${rate}/s stating its count`,
+		count,
+		() => strictRow('oursStrictStated'),
+		{ rate },
+	);
+	await setSimulator(sim, { strictRate: null, statedCount: null });
 }
 
 /**

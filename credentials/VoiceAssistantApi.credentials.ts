@@ -56,7 +56,7 @@ export class VoiceAssistantApi implements ICredentialType {
 			typeOptions: { minValue: 0 },
 			default: 0,
 			description:
-				"The account's limit on requests, per second or per minute (below): at most that many of its requests arrive at the service in any second (or minute), from every node, run, AI Agent tool call and execution using this account in this n8n process (or worker) together, also executions that follow each other. Fractions work (0.5 a second: one every 2 s). 0: none (with Adapt Concurrency on, the node learns the limit from the service's 429 answers).",
+				"The account's limit on requests, per second or per minute (below): at most that many of its requests arrive at the service in any second (or minute), from every node, run, AI Agent tool call and execution using this account in this n8n process (or worker) together, also executions that follow each other. Fractions work (0.5 a second: one every 2 s). Queue mode: the full limit on every worker, which share it through the service's rate-limit headers or its 429 answers. 0: none (the node reads the limit from the service's rate-limit headers, or with Adapt Concurrency on learns it from its 429 answers).",
 		},
 		{
 			displayName: 'Rate Limit Per',

@@ -270,12 +270,12 @@ describe('the rules ARCHITECTURE.md states', () => {
 		expect(SHIPPED.filter((file) => opening(file) < 6)).toEqual([]);
 	});
 
-	test('a file of nodes/ has at most 220 lines, the engine at most 1,750, the README at most 300', () => {
+	test('a file of nodes/ has at most 220 lines, the engine at most 1,800, the README at most 300', () => {
 		const engine = SHIPPED.filter((file) => file.includes('/shared/request/'));
 		expect(engine.length).toBeGreaterThan(10);
 		const long = SHIPPED.filter((file) => file.startsWith('nodes/') && lineCount(file) > 220);
 		expect(long).toEqual([]);
-		expect(engine.reduce((sum, file) => sum + lineCount(file), 0)).toBeLessThanOrEqual(1750);
+		expect(engine.reduce((sum, file) => sum + lineCount(file), 0)).toBeLessThanOrEqual(1800);
 		expect(lineCount('README.md')).toBeLessThanOrEqual(300);
 	});
 
@@ -565,17 +565,21 @@ describe("the tables the code owns are the code's", () => {
 		expect(figures.filter((figure) => !readme.includes(figure))).toEqual([]);
 		const pacer = 'request/ratePacer.ts';
 		const seconds = (file: string, name: string) => constant(file, name) / 1000;
+		const inWords = (ms: number) =>
+			({ 3_600_000: 'an hour', 7_776_000_000: '90 days' })[ms] ?? `${ms} ms`;
 		const rules = [
 			`up to ${seconds('retry.ts', 'BASE_BACKOFF_MS')} s × 2`,
 			`at most ${seconds('retry.ts', 'MAX_BACKOFF_MS')} s)`,
 			`Every wait is at least ${constant('retry.ts', 'MIN_RETRY_DELAY_MS')} ms`,
 			`when ${constant(pacer, 'THROTTLED_OF_RECENT_TO_PACE')} of the latest ${constant(pacer, 'RECENT')} attempts ended in 429`,
 			`at least ${percent(constant(pacer, 'SET_SHARE_TO_PACE'))} of it in the last second`,
-			`a rate **holds** ${seconds(pacer, 'HOLD_MS')} s`,
-			`${percent(constant(pacer, 'GROWTH'))} a second for ${constant(pacer, 'STEADY_SECONDS')} s`,
+			`cuts the rate to ${percent(constant(pacer, 'BACK_OFF'))} of what the service took`,
+			`by ${percent(constant(pacer, 'RETURN'))} a second, stays there ${constant(pacer, 'PLATEAU')} s`,
+			`grows by ${percent(constant(pacer, 'GROWTH'))} of itself a second`,
 			`up to ${percent(constant(pacer, 'MAX_GROWTH'))} a second`,
-			`within its first ${seconds(pacer, 'SHORT_PROBE_MS')} s`,
-			`up to ${seconds(pacer, 'MAX_HOLD_MS')} s`,
+			`less ${percent(constant('countShare.ts', 'RESERVE'))} once others use it`,
+			`for that long, at most ${inWords(constant('request/admission.ts', 'MAX_PAUSE_MS'))}`,
+			`a reset or wait beyond ${inWords(constant('serviceCount.ts', 'MAX_HINT_MS'))}`,
 			`below ${percent(constant(pacer, 'GIVE_UP_BELOW'))} of where they began`,
 			`not below ${percent(constant(pacer, 'FUTILE_SHARE_RATIO'))} of that second's`,
 		];

@@ -13,7 +13,7 @@
  * run's cancel or its Timeout, and only then; the account's starts, over every run, tool call and
  * execution that follow each other, keep the credential's rate at the service wherever each request
  * arrived between its start and its end, and a run's its node's own; no attempt of the account
- * starts during a Retry-After the service asked for, however long; the admission registry
+ * starts during a Retry-After of more than a second the service asked for; the admission registry
  * forgets the account on its own; each item gets at most one outcome per try; no POST is sent
  * again once the service may have received it (a request cut in flight included), whatever its
  * body says now; each tool call sends; a loop that threw sends nothing, one that skipped items
@@ -28,7 +28,7 @@ import {
 	type INode,
 	type INodeExecutionData,
 } from 'n8n-workflow';
-import { parseRetryAfter } from '../nodes/VoiceAssistant/shared/failureModel';
+import { retryAfterOf } from '../nodes/VoiceAssistant/shared/serviceCount';
 import { CREDENTIAL_TYPE, NODE_NAME } from '../tools/package-names';
 import { VirtualClock as FakeClock } from './helpers/virtualClock';
 import { forgetAccounts } from './helpers/accounts';
@@ -389,8 +389,9 @@ async function simulate(
 							const retried =
 								answer.kind === 'throttled' ||
 								(answer.kind === 'unavailable' && plan.method === 'PUT');
-							const asked = parseRetryAfter(response.headers['retry-after'], clock.date());
-							if (retried && asked !== undefined) record.pauseMs = asked;
+							const asked = retryAfterOf(response.headers, clock.date());
+							// A second or less may be the account's rate's to answer (admission.ts): not a pause.
+							if (retried && asked !== undefined && asked > 1000) record.pauseMs = asked;
 							return response;
 						},
 					},
@@ -504,8 +505,8 @@ describe.each([
 						const { ownRate } = plans[list[0].plan];
 						if (ownRate !== undefined) keeps(list, ownRate);
 					}
-					// No attempt of the account starts during a Retry-After the service asked for, however
-					// long: one longer than an item's Max Retry Wait sends that item away instead.
+					// No attempt of the account starts during a Retry-After of more than a second the service
+					// asked for: one longer than an item's Max Retry Wait sends that item away instead.
 					for (const asked of attempts.filter((attempt) => attempt.pauseMs !== undefined)) {
 						const from = asked.endedAt as number;
 						const until = from + (asked.pauseMs as number);

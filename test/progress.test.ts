@@ -6,19 +6,20 @@
 import { Progress } from '../nodes/VoiceAssistant/shared/progress';
 import type { HeldBack } from '../nodes/VoiceAssistant/shared/runWords';
 import type { SetLimit } from '../nodes/VoiceAssistant/shared/rate';
+import type { Stated } from '../nodes/VoiceAssistant/shared/countShare';
 
 type Held = HeldBack;
 const NOTHING_HELD: Held = { rateMs: 0, ownMs: 0, pauseMs: 0, batching: false, limitSet: false };
 /** The words of a Rate Limit set on a credential, as the run reads them. */
 const TEN_A_SECOND = {
-	setBy: '10 requests a second, set on credential "Voice Assistant account"',
+	heldBy: { '10 requests a second, set on credential "Voice Assistant account"': 4000 },
 	limitSet: true,
 };
 
 describe('Progress in the log', () => {
 	function progressOf(
 		total: number,
-		rate: { now?: number; limit?: SetLimit; waiting: number } = { waiting: 0 },
+		rate: { now?: number; limit?: SetLimit; stated?: Stated; waiting: number } = { waiting: 0 },
 		held: Held = NOTHING_HELD,
 	) {
 		const lines: string[] = [];
@@ -64,7 +65,7 @@ describe('Progress in the log', () => {
 		expect(lines[0]).toMatch(
 			/, paced at 1 request a minute, set on credential "CRM account" \(3 waiting for their turn\)$/,
 		);
-		expect(summaryOf({ ...NOTHING_HELD, rateMs: 60_600, setBy: limit.words })).toBe(
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 60_600, heldBy: { [limit.words]: 60_600 } })).toBe(
 			`, held back 60.6 s by the account's rate limit (${limit.words})`,
 		);
 		// A learned rate below 10 a second keeps two significant digits.
@@ -85,6 +86,29 @@ describe('Progress in the log', () => {
 		);
 		// A rate that held nothing back is not worth a word.
 		expect(summaryOf({ ...NOTHING_HELD, rateMs: 10, ...TEN_A_SECOND, ownRate: 5 })).toBe('');
+	});
+
+	it("names the limit that held the run longest: another credential's of the account, not its own it met for a moment; the service's stated limit", () => {
+		const heldBy = {
+			'100 requests a second, set on credential "Updates"': 80,
+			'1 request a second, set on credential "Calls"': 9_920,
+		};
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 10_000, heldBy })).toBe(
+			', held back 10.0 s by the account\'s rate limit (1 request a second, set on credential "Calls")',
+		);
+		const stated = { "the service's stated limit, 200 a second": 3_300 };
+		expect(summaryOf({ ...NOTHING_HELD, rateMs: 3_300, heldBy: stated })).toBe(
+			", held back 3.3 s by the account's rate limit (the service's stated limit, 200 a second)",
+		);
+		const { progress, lines } = progressOf(100, {
+			now: 98,
+			stated: { perSecond: 200, share: 98, quota: 200, windowMs: 1000 },
+			waiting: 5,
+		});
+		for (let i = 0; i < 10; i++) progress.itemDone(true);
+		expect(lines[0]).toMatch(
+			/, paced at 98 requests\/s, the service's stated limit, 200 a second, shared with others of the account \(5 waiting for their turn\)$/,
+		);
 	});
 
 	it("advises against n8n's Batching only when Batching held a request back and no rate is set", () => {

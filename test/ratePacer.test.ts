@@ -190,26 +190,23 @@ describe('RatePacer', () => {
 		expect(pacer.rate(undefined)).toBe(before);
 	});
 
-	it('holding a rate, the first news is another process probing and passes; more news cuts to what the service handled', () => {
+	it('news of a lower limit cuts to what the service handled, then returns to it', () => {
 		const { pacer, send } = pacedAt(200);
 		send(strict(100), 150);
 		expect(pacer.rate(undefined)).toBeLessThanOrEqual(150);
 		expect(pacer.rate(undefined)).toBeGreaterThan(90);
 	});
 
-	it('after 10 s holding requests back, grows by 1% of the rate it began at (or of its rate, if higher) a second for 3 s, then twice as fast each second, at most 50%; not while it holds nothing back', () => {
+	it('holding requests back, it stays at what the service took 2 s, then grows by 5% of itself a second, twice as much each second after, at most 100%; not while it holds nothing back', () => {
 		const { pacer, sendFor } = pacedAt(100);
 		const rates: number[] = [];
-		for (let second = 0; second < 24; second++) {
+		for (let second = 0; second < 8; second++) {
 			sendFor(() => 'handled', SECOND_MS);
 			rates.push(pacer.rate(undefined) as number);
 		}
-		expect(rates.slice(0, 9).every((rate) => rate === 100)).toBe(true);
-		// Began at 100 a second: steps of 1, 1, 1, 2, 4… a second; past 100, a share of its own rate.
-		const growth = rates.slice(9).map((rate, i) => Math.round(rate - rates[8 + i]));
-		expect(growth.slice(0, 6)).toEqual([1, 1, 1, 2, 4, 9]);
-		const shares = rates.slice(9).map((rate, i) => rate / rates[8 + i] - 1);
-		expect(Math.max(...shares)).toBeCloseTo(0.5);
+		expect(rates.map((rate) => Math.round(rate * 10) / 10)).toEqual([
+			100, 100, 105, 115.5, 138.6, 194, 349.3, 698.5,
+		]);
 		// Idle: no request waits, nothing to judge by.
 		const idle = pacer.rate(undefined) as number;
 		now += 60_000;
@@ -223,26 +220,24 @@ describe('RatePacer', () => {
 		expect(pacer.cutAtLimit).toBe(false);
 	});
 
-	it('a probe that meets 429s goes back to the rate that held; soon met, the next hold doubles (at most 20 s), later met, it is 10 s again', () => {
-		const { pacer, sendFor } = pacedAt(100);
+	it('news cuts to 90% of what the service took, then back to it by 10% a second; behind a strict 100 a second a cycle of about 6 s, at least 95% of the limit taken', () => {
+		const { pacer, send } = pacedAt(100);
 		const limit = strict(100);
-		const throttledAt: number[] = [];
-		const from = now;
-		const service = () => {
-			const kind = limit();
-			if (kind === 'rate-limited') throttledAt.push(Math.round((now - from) / 1000));
-			return kind;
+		while ((pacer.rate(undefined) as number) >= 100) send(limit, 1);
+		// The growth met the limit: cut to 90% of what the service handled in the last second (99 or 100).
+		const cut = pacer.rate(undefined) as number;
+		expect(cut).toBeGreaterThanOrEqual(89);
+		expect(cut).toBeLessThanOrEqual(90);
+		const sendFor = (ms: number) => {
+			for (const until = now + ms; now < until; ) send(limit, 1);
 		};
-		sendFor(service, 130_000);
-		expect(pacer.rate(undefined)).toBe(100);
-		// Each probe meets a 429 at its first step: held 10 s, then 20 s each time.
-		expect(throttledAt).toEqual([10, 30, 50, 70, 90, 110]);
-		// The service now takes 130 a second: a probe meets its 429s after 6 s of growth, goes back to
-		// the rate of its last step (118), and probes again after 10 s.
-		const raised = strict(130);
-		sendFor(raised, 60_000);
-		expect(pacer.rate(undefined)).toBeGreaterThan(115);
-		expect(pacer.rate(undefined)).toBeLessThanOrEqual(130);
+		sendFor(SECOND_MS);
+		expect(pacer.rate(undefined)).toBeCloseTo(cut * 1.1);
+		sendFor(SECOND_MS);
+		expect(pacer.rate(undefined)).toBeCloseTo(cut / 0.9);
+		const { throttled, seconds } = send(limit, 6_000);
+		expect(throttled / seconds).toBeLessThanOrEqual(1);
+		expect((6_000 - throttled) / seconds).toBeGreaterThanOrEqual(95);
 	});
 
 	it('a learned rate below what the service takes climbs back: 2 to 200 a second within 30 s', () => {
@@ -268,6 +263,24 @@ describe('RatePacer', () => {
 		send(strict(100), 3_000);
 		expect(pacer.rate(undefined)).toBeLessThanOrEqual(110);
 		expect(pacer.rate(undefined)).toBeGreaterThan(70);
+	});
+
+	it("a stated count paces at this process's share of it, and its 429 saying nothing remained is no news", () => {
+		const { pacer } = account(200);
+		const count = { quota: 200, windowMs: 1000, remaining: 120, resetMs: 400 };
+		for (let i = 0; i < 30; i++) pacer.started(false);
+		// 80 used of 200, 30 of them this process's: others used 50, 4 kept: 146 a second.
+		pacer.onAttemptEnd({ kind: 'handled', startedAt: now, count }, 200);
+		expect(pacer.rate(200)).toBe(146);
+		const refused = { ...count, remaining: 0 };
+		for (let i = 0; i < 20; i++) {
+			now += 1;
+			pacer.started(true);
+			pacer.onAttemptEnd({ kind: 'rate-limited', startedAt: now, cut: false, count: refused }, 200);
+		}
+		// 200 used, 30 own (the 20 refused not counted): others 170, 4 kept, 26 left.
+		expect(pacer.rate(200)).toBe(26);
+		expect(pacer.cutAtLimit).toBe(false);
 	});
 
 	it('random 429s of a busy service (30% of the answers) leave the account unpaced', () => {

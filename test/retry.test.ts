@@ -1,32 +1,11 @@
 /**
- * The retry decision within a run (shared/request/retry.ts) and Retry-After as the failure model
- * reads it (shared/failureModel.ts): backoff, Max Retries,
- * Max Retry Wait and the floor between attempts, for the failure model's rules.
+ * The retry decision within a run (shared/retry.ts): backoff, Max Retries, Max Retry Wait and the
+ * floor between attempts, for the failure model's rules. How Retry-After is read:
+ * test/serviceCount.test.ts.
  */
-import { parseRetryAfter, ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
+import { ruleOf } from '../nodes/VoiceAssistant/shared/failureModel';
 import { decideRetry } from '../nodes/VoiceAssistant/shared/retry';
 import { readRequestPolicy } from '../nodes/VoiceAssistant/shared/requestPolicy';
-
-describe('Retry-After', () => {
-	const now = Date.parse('2026-11-25T12:00:00Z');
-
-	it.each([
-		['2', 2000],
-		['0', 0],
-		[' 120 ', 120_000],
-		['1.5', 1500],
-		[['3'], 3000],
-		[7, 7000],
-		['Wed, 25 Nov 2026 12:00:30 GMT', 30_000],
-		['Wed, 25 Nov 2026 11:59:00 GMT', 0],
-	])('%j → %d ms', (header, expected) => {
-		expect(parseRetryAfter(header, now)).toBe(expected);
-	});
-
-	it.each([undefined, '', 'soon', '-1', null, {}])('%j is ignored', (header) => {
-		expect(parseRetryAfter(header, now)).toBeUndefined();
-	});
-});
 
 describe('retry decision', () => {
 	const policy = { ...readRequestPolicy({}), maxRetries: 3, maxRetryWaitMs: 10_000 };

@@ -218,6 +218,18 @@ describe('the summary says what held the run back', () => {
 		expect(summary()).toMatch(/: 3 succeeded, 0 failed, 0 retries, up to 1 requests in flight, /);
 	});
 
+	it("under the credential's Rate Limit of 2 a second, Max Requests per Second 5 held nothing of its own: the summary names the Rate Limit alone, for no longer than the run took", async () => {
+		const { error } = await run(contacts({ maxRequestsPerSecond: 5 }), rows(8), credentials(2));
+		expect(error).toBeUndefined();
+		expect(summary()).toMatch(
+			/, held back \d+\.\d s by the account's rate limit \(2 requests a second, set on credential "Test account"\)$/,
+		);
+		const [took, held] = [/items in (\d+\.\d) s/, /held back (\d+\.\d) s/].map((words) =>
+			Number(words.exec(summary())?.[1]),
+		);
+		expect(held).toBeLessThanOrEqual(took);
+	});
+
 	it('a Retry-After: it says the account paused, and how long', async () => {
 		sim().failNext({ status: 429, headers: { 'retry-after': '1' }, path: CONTACT_UPDATE_PATH });
 		const { error } = await run(contacts(), rows(3));

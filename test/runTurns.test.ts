@@ -112,7 +112,11 @@ describe("a run's turns, on virtual time", () => {
 		const at = take(turns, 2);
 		await clock.advance(1000);
 		expect(await Promise.all(at)).toEqual([started, started + 1000]);
-		expect(turns.held).toMatchObject({ rateMs: 1000, setBy: '1 request a second', ownMs: 0 });
+		expect(turns.held).toMatchObject({
+			rateMs: 1000,
+			heldBy: { '1 request a second': 1000 },
+			ownMs: 0,
+		});
 		turns.leave();
 		await clock.advance(999);
 		expect(accountAdmissions.has(ACCOUNT)).toBe(true);

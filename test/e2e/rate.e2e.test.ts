@@ -4,7 +4,11 @@
  * 100 ms to arrive: the credential's Rate Limit holds a manual run to at most that many arrivals
  * in any 1,000 ms, from the first item, and two executions of the account at once plus one right
  * after together; a node's Max Requests per Second holds its own run and no other; none is
- * answered 429. The simulator is a process of its own, so its clock is the service's.
+ * answered 429. Behind a strict 200 a second that states its count on every answer (the IETF
+ * draft's fields, or X-RateLimit-* with the reset as Unix seconds or an HTTP date), automatic pacing
+ * (no Rate Limit) keeps to it from the count: at most one 429 in 1,000 call starts, and the run's
+ * progress lines name the service's stated limit. The simulator is a process of its own, so its clock is
+ * the service's.
  */
 import {
 	API_KEY,
@@ -19,6 +23,7 @@ import {
 import { callStart, callStarts, emailOf, people } from './calls';
 import { apart, mostAcceptedInWindow, mostInWindow } from '../helpers/arrivals';
 import type { RecordedRequest } from '../simulator';
+import { summaryLines } from '../helpers/strictService';
 
 const sim = useSimulatorProcess();
 /** The account's limit, set on the credential. */
@@ -102,4 +107,46 @@ describe.each(requestedVersions())("n8n %s: the credential's Rate Limit", (versi
 		expect(mostInWindow(times, 1000)).toBeLessThanOrEqual(2);
 		expect(Math.max(...times) - Math.min(...times)).toBeGreaterThanOrEqual(1000);
 	});
+});
+
+/** The service's limit, stated on every answer, and the run behind it. */
+const STATED = 200;
+const STATED_CALLS = 1000;
+
+describe.each(requestedVersions())("n8n %s: the service's stated count", (version) => {
+	afterEach(async () => {
+		await sim().setOptions({ strictRate: null, statedCount: null });
+	});
+	const { execute } = useImportedN8n(sim, version, () => ({
+		credentials: [simulatorCredential(sim().url)],
+		workflows: [calls('vaRateStated', 'rs', STATED_CALLS)],
+	}));
+
+	test.each([
+		["the IETF draft's fields, every second and every minute", { fields: 'ietf' }],
+		['X-RateLimit-*, the reset as Unix seconds', { fields: 'x-ratelimit', reset: 'unix' }],
+		['X-RateLimit-*, the reset as an HTTP date', { fields: 'x-ratelimit', reset: 'date' }],
+	] as const)(
+		`${STATED_CALLS} call starts, no Rate Limit, behind a strict ${STATED} a second stating %s: at most one 429, paced at the stated limit`,
+		async (_label, statedCount) => {
+			await sim().setOptions({
+				strictRate: { perSecond: STATED, perMinute: STATED * 60 },
+				statedCount,
+			});
+			const result = await execute('vaRateStated');
+			expectSuccess(result);
+			const received = await sim().requests();
+			expect(callStarts(received.filter((request) => request.status !== 429))).toHaveLength(
+				STATED_CALLS,
+			);
+			expect(atTheService(received).refused).toBeLessThanOrEqual(1);
+			const [summary] = summaryLines(result.log);
+			expect(summary?.line).toMatch(/: done: 1000 items in /);
+			// Its progress lines say what paces it: the service's stated limit, read from the count.
+			expect(result.log).toMatch(
+				/, paced at \d+ requests\/s, the service's stated limit, 200 a second \(\d+ waiting for their turn\)/,
+			);
+		},
+		120_000,
+	);
 });

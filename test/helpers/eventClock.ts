@@ -2,7 +2,8 @@
  * Virtual time for simulations of many requests (test/sharedAccount.test.ts): the node's clock
  * (shared/clock.ts) on a heap of timers, each fired once what it woke has run (one turn of the
  * event loop), so tens of thousands of requests take seconds. Time moves only from one timer to
- * the next. For a few timers and I/O callbacks, test/helpers/virtualClock.ts.
+ * the next; its random numbers (the engine's jitter) come from a seed. For a few timers and I/O
+ * callbacks, test/helpers/virtualClock.ts.
  */
 import { onAbort, type Clock } from '../../nodes/VoiceAssistant/shared/clock';
 
@@ -12,9 +13,18 @@ export class EventClock implements Clock {
 	private time = 1_000_000;
 	private readonly heap: Timer[] = [];
 	private seq = 0;
+	private state: number;
+
+	/** `seed`: the random parts of the engine's waits (clock.ts `jitter`) replay. */
+	constructor(seed = 1) {
+		this.state = seed;
+	}
+
+	random = () => (this.state = (this.state * 16807) % 2147483647) / 2147483647;
 
 	now = () => this.time;
-	date = () => this.time;
+	/** A time of day in 2026 (an HTTP date's Retry-After or reset reads it). */
+	date = () => this.time + 1_764_000_000_000;
 
 	sleep = async (ms: number, signal?: AbortSignal) =>
 		await new Promise<void>((resolve) => {

@@ -16,7 +16,8 @@ const http = require('http');
 const { dispatch } = require('./routes');
 const { apiKeyProblem, requestProblem } = require('./rules');
 const { createStore } = require('./store');
-const { ArrivalDelay, TokenBucket, SlidingWindowLimit, Chaos, ThrottleFirst } = require('./limits');
+const { ArrivalDelay, TokenBucket, StrictRate, Chaos, ThrottleFirst } = require('./limits');
+const { checkStatedCount, statedCountHeaders } = require('./count');
 const { readBody, sendJson, sendRaw } = require('./http-util');
 const { isControlPath, handleControl } = require('./control');
 const {
@@ -36,9 +37,16 @@ const {
  * @typedef {import('./limits').StrictRateOptions} StrictRateOptions
  *   At most perSecond (a whole number, at least 1) requests accepted in any trailing windowMs
  *   (default 1,000 ms), sliding: the window at a time t is (t − windowMs, t], and only accepted
- *   requests count in it. One beyond is answered 429 with Retry-After max(1, ceil((the time the
- *   oldest accepted request leaves the window − now) / 1000)), without being applied. With
- *   rateLimit set too, a request must pass both; one refused by either is counted by neither.
+ *   requests count in it; with perMinute, also at most that many in any 60,000 ms; with window:
+ *   'fixed', the windows are those of the clock, [k · length, (k + 1) · length), each counted from
+ *   zero. One beyond is answered 429 with Retry-After max(1, ceil((the time the window has room
+ *   again − now) / 1000)), without being applied. With rateLimit set too, a request must pass
+ *   both; one refused by either is counted by neither.
+ * @typedef {import('./count').StatedCountOptions} StatedCountOptions
+ *   The strict rate states its count on every answer of a request it judged (count.js): the IETF
+ *   draft's RateLimit-Policy and RateLimit fields (every window), or X-RateLimit-Limit, -Remaining
+ *   and -Reset (one window: policy 'second', the default, or 'minute'; the reset as seconds to
+ *   wait, Unix seconds or an HTTP date). Nothing without strictRate.
  * @typedef {import('./limits').ChaosOptions} ChaosOptions
  *   Shares of requests answered 429 or 503 (Retry-After: retryAfterSeconds, default 1) without
  *   being applied, or whose socket is destroyed (rateReset: half before and half after applying);
@@ -50,9 +58,9 @@ const {
  * @typedef {import('./limits').ArrivalDelayOptions} ArrivalDelayOptions
  *   A random delay in [0, maxMs] (seeded, default seed 1) before the service counts a request (its
  *   arrivedAt and the rate checks): requests a client started evenly spaced arrive unevenly.
- * @typedef {{ latencyMs?: number, arrivalDelay?: ArrivalDelayOptions | null, rateLimit?: RateLimitOptions | null, strictRate?: StrictRateOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
- *   Load modes; null or undefined switches the arrival delay, the rate limit, the strict rate,
- *   chaos or throttleFirst off; setting rateLimit or strictRate starts a full bucket or an empty
+ * @typedef {{ latencyMs?: number, arrivalDelay?: ArrivalDelayOptions | null, rateLimit?: RateLimitOptions | null, strictRate?: StrictRateOptions | null, statedCount?: StatedCountOptions | null, chaos?: ChaosOptions | null, throttleFirst?: ThrottleFirstOptions | null }} ModeOptions
+ *   Load modes; null or undefined switches the arrival delay, the rate limit, the strict rate, its
+ *   stated count, chaos or throttleFirst off; setting rateLimit or strictRate starts a full bucket or an empty
  *   window.
  * @typedef {ModeOptions & { apiKey: string, host?: string, port?: number, assistants?: Array<Record<string, unknown>>, dataFile?: string, now?: () => number }} SimulatorOptions
  *   apiKey: requests with another x-api-key get 401; host: default 127.0.0.1; port: default 0
@@ -239,7 +247,7 @@ async function createSimulator(options) {
 	const stats = { inFlight: 0, maxInFlight: 0, total: 0 };
 	/** @type {Array<ReturnType<typeof normalizeFailure>>} */
 	const failures = [];
-	/** @type {{ latencyMs: number, arrivalDelay?: ArrivalDelay, bucket?: TokenBucket, strictRate?: SlidingWindowLimit, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
+	/** @type {{ latencyMs: number, arrivalDelay?: ArrivalDelay, bucket?: TokenBucket, strictRate?: StrictRate, statedCount?: ReturnType<typeof checkStatedCount>, chaos?: Chaos, throttleFirst?: ThrottleFirst }} */
 	const modes = { latencyMs: 0 };
 	/** Cancel functions of the latency waits in progress, so close() needn't wait for them. */
 	const waits = new Set();
@@ -264,9 +272,9 @@ async function createSimulator(options) {
 		if ('rateLimit' in next)
 			changed.bucket = next.rateLimit ? new TokenBucket(next.rateLimit, now) : undefined;
 		if ('strictRate' in next)
-			changed.strictRate = next.strictRate
-				? new SlidingWindowLimit(next.strictRate, now)
-				: undefined;
+			changed.strictRate = next.strictRate ? new StrictRate(next.strictRate, now) : undefined;
+		if ('statedCount' in next)
+			changed.statedCount = next.statedCount ? checkStatedCount(next.statedCount) : undefined;
 		if ('chaos' in next) changed.chaos = next.chaos ? new Chaos(next.chaos) : undefined;
 		if ('throttleFirst' in next)
 			changed.throttleFirst = next.throttleFirst
@@ -444,14 +452,21 @@ async function createSimulator(options) {
 			const strictWait = modes.strictRate ? modes.strictRate.retryAfter(record.arrivedAt) : 0;
 			const retryAfter = strictWait > 0 ? strictWait : modes.bucket ? modes.bucket.take() : 0;
 			if (retryAfter === 0) modes.strictRate?.take(record.arrivedAt);
+			// The strict rate's count as it stands once the request was judged, on every answer from here.
+			const count =
+				modes.strictRate && modes.statedCount
+					? statedCountHeaders(
+							modes.strictRate.state(record.arrivedAt),
+							modes.statedCount,
+							Date.now(),
+						)
+					: {};
 			if (retryAfter > 0) {
 				return reply(
 					429,
 					'throttled',
 					{ message: 'Too many requests' },
-					{
-						'retry-after': String(retryAfter),
-					},
+					{ ...count, 'retry-after': String(retryAfter) },
 				);
 			}
 			const fate = modes.chaos ? modes.chaos.next() : 'none';
@@ -482,12 +497,10 @@ async function createSimulator(options) {
 			if (fate === 'reset-after') return resetSocket('reset-after');
 			const cannedAfter = result.applied ? takeFailure(record, true) : undefined;
 			if (cannedAfter) return answerCanned(cannedAfter, 'applied');
-			reply(
-				result.status,
-				result.status < 400 ? 'applied' : 'rejected',
-				result.body,
-				result.headers,
-			);
+			reply(result.status, result.status < 400 ? 'applied' : 'rejected', result.body, {
+				...count,
+				...result.headers,
+			});
 		} catch (error) {
 			reply(500, 'rejected', { message: `Simulator error: ${error.message}` });
 		}
@@ -522,6 +535,7 @@ async function createSimulator(options) {
 		arrivalDelay: options.arrivalDelay,
 		rateLimit: options.rateLimit,
 		strictRate: options.strictRate,
+		statedCount: options.statedCount,
 		chaos: options.chaos,
 		throttleFirst: options.throttleFirst,
 	});

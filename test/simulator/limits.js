@@ -73,40 +73,46 @@ class TokenBucket {
 }
 
 /**
- * @typedef {{ perSecond: number, windowMs?: number }} StrictRateOptions
+ * @typedef {{ perSecond: number, windowMs?: number, perMinute?: number, window?: 'sliding' | 'fixed' }} StrictRateOptions
+ * @typedef {{ quota: number, windowMs: number, remaining: number, resetMs: number }} WindowState
+ *   What one window says of itself at a moment: its quota, its length, how many more it accepts
+ *   now, and how long until it accepts more (sliding: until its oldest request leaves it, 0 when
+ *   empty; fixed: until the window ends).
  */
 
 /**
- * A strict sliding-window rate limit: at most `perSecond` requests accepted in any window of
- * `windowMs` (default 1,000 ms), the window at a time `now` being (now − windowMs, now]: a request
- * arriving exactly when the oldest accepted one leaves the window is accepted. Only accepted
- * requests are counted, so a refused one does not extend the window; a refused one is told to
- * wait until the oldest accepted one leaves: max(1, ceil((oldest + windowMs − now) / 1000)) whole
- * seconds. Unlike the TokenBucket, no burst is ever allowed beyond `perSecond`.
+ * One window of a strict rate limit: at most `quota` requests accepted in a window of `windowMs`.
+ * Sliding, the window at a time `now` is (now − windowMs, now]: a request arriving exactly when
+ * the oldest accepted one leaves the window is accepted. Fixed, the windows are [k · windowMs,
+ * (k + 1) · windowMs) of the clock, each counted from zero. Only accepted requests are counted,
+ * so a refused one does not extend the window; a refused one is told to wait until the window has
+ * room: max(1, ceil(ms until then / 1000)) whole seconds.
  */
-class SlidingWindowLimit {
+class WindowLimit {
 	/**
-	 * @param {StrictRateOptions} options
-	 * @param {() => number} [now] a monotonic clock in ms
+	 * @param {{ quota: number, windowMs: number, fixed: boolean }} options (checked by StrictRate)
+	 * @param {() => number} now a monotonic clock in ms
 	 */
-	constructor(options, now = () => performance.now()) {
-		const { perSecond, windowMs = 1000 } = options;
-		if (!(Number.isInteger(perSecond) && perSecond >= 1)) {
-			throw new TypeError('strictRate.perSecond must be a whole number of at least 1');
-		}
-		if (!(typeof windowMs === 'number' && Number.isFinite(windowMs) && windowMs > 0)) {
-			throw new TypeError('strictRate.windowMs must be a positive number of milliseconds');
-		}
-		this.perSecond = perSecond;
+	constructor({ quota, windowMs, fixed }, now) {
+		this.quota = quota;
 		this.windowMs = windowMs;
+		this.fixed = fixed;
 		this.now = now;
-		/** @type {number[]} the times of the accepted requests from `first` on, oldest first */
+		/** @type {number[]} sliding: the times of the accepted requests from `first` on, oldest first */
 		this.accepted = [];
 		this.first = 0;
+		/** fixed: the window counted, and its count */
+		this.window = -Infinity;
+		this.count = 0;
 	}
 
-	/** Forgets the accepted times that left the window ending at `at`. @param {number} at */
+	/** Forgets what left the window ending at `at`. @param {number} at */
 	slide(at) {
+		if (this.fixed) {
+			const window = Math.floor(at / this.windowMs);
+			if (window !== this.window) [this.window, this.count] = [window, 0];
+			return;
+		}
 		while (this.first < this.accepted.length && this.accepted[this.first] <= at - this.windowMs) {
 			this.first += 1;
 		}
@@ -116,31 +122,98 @@ class SlidingWindowLimit {
 		}
 	}
 
+	/** @param {number} at @returns {WindowState} */
+	state(at) {
+		this.slide(at);
+		const used = this.fixed ? this.count : this.accepted.length - this.first;
+		const resetMs = this.fixed
+			? (this.window + 1) * this.windowMs - at
+			: used === 0
+				? 0
+				: this.accepted[this.first] + this.windowMs - at;
+		return { quota: this.quota, windowMs: this.windowMs, remaining: this.quota - used, resetMs };
+	}
+
+	/** 0 when a request at `at` would be accepted, else the whole seconds (at least 1) to wait. @param {number} at */
+	retryAfter(at) {
+		const { remaining, resetMs } = this.state(at);
+		return remaining > 0 ? 0 : Math.max(1, Math.ceil(resetMs / 1000));
+	}
+
+	/** Counts a request accepted at `at`. @param {number} at */
+	take(at) {
+		this.slide(at);
+		if (this.fixed) this.count += 1;
+		else this.accepted.push(at);
+	}
+
+	clear() {
+		this.accepted = [];
+		this.first = 0;
+		this.window = -Infinity;
+	}
+}
+
+/**
+ * A strict rate limit: at most `perSecond` requests accepted in any window of `windowMs` (default
+ * 1,000 ms), and with `perMinute` also at most that many in any window of 60,000 ms; sliding
+ * windows by default, fixed ones (`window: 'fixed'`) on the clock. A request must pass every
+ * window and is counted by every one or by none. Unlike the TokenBucket, no burst is ever allowed
+ * beyond a window's quota.
+ */
+class StrictRate {
+	/**
+	 * @param {StrictRateOptions} options
+	 * @param {() => number} [now] a monotonic clock in ms
+	 */
+	constructor(options, now = () => performance.now()) {
+		const { perSecond, windowMs = 1000, perMinute, window = 'sliding' } = options;
+		if (!(Number.isInteger(perSecond) && perSecond >= 1)) {
+			throw new TypeError('strictRate.perSecond must be a whole number of at least 1');
+		}
+		if (!(typeof windowMs === 'number' && Number.isFinite(windowMs) && windowMs > 0)) {
+			throw new TypeError('strictRate.windowMs must be a positive number of milliseconds');
+		}
+		if (perMinute !== undefined && !(Number.isInteger(perMinute) && perMinute >= 1)) {
+			throw new TypeError('strictRate.perMinute must be a whole number of at least 1');
+		}
+		if (window !== 'sliding' && window !== 'fixed') {
+			throw new TypeError('strictRate.window must be "sliding" or "fixed"');
+		}
+		const fixed = window === 'fixed';
+		this.now = now;
+		/** @type {WindowLimit[]} */
+		this.windows = [new WindowLimit({ quota: perSecond, windowMs, fixed }, now)];
+		if (perMinute !== undefined)
+			this.windows.push(new WindowLimit({ quota: perMinute, windowMs: 60_000, fixed }, now));
+	}
+
 	/**
 	 * Whether a request at `at` would be accepted, counting nothing.
 	 * @param {number} [at] @returns {number} 0 when it would be, else the whole seconds (at least 1) to wait
 	 */
 	retryAfter(at = this.now()) {
-		this.slide(at);
-		if (this.accepted.length - this.first < this.perSecond) return 0;
-		const oldest = this.accepted[this.first];
-		return Math.max(1, Math.ceil((oldest + this.windowMs - at) / 1000));
+		return Math.max(...this.windows.map((window) => window.retryAfter(at)));
 	}
 
 	/**
-	 * Counts a request at `at` if the window has room for it.
+	 * Counts a request at `at` if every window has room for it.
 	 * @param {number} [at] @returns {number} 0 when accepted (counted), else the whole seconds (at least 1) to wait (not counted)
 	 */
 	take(at = this.now()) {
 		const wait = this.retryAfter(at);
-		if (wait === 0) this.accepted.push(at);
+		if (wait === 0) for (const window of this.windows) window.take(at);
 		return wait;
 	}
 
-	/** Empties the window. */
+	/** Each window's state at `at`, the second's first. @param {number} [at] @returns {WindowState[]} */
+	state(at = this.now()) {
+		return this.windows.map((window) => window.state(at));
+	}
+
+	/** Empties the windows. */
 	clear() {
-		this.accepted = [];
-		this.first = 0;
+		for (const window of this.windows) window.clear();
 	}
 }
 
@@ -246,7 +319,7 @@ module.exports = {
 	ArrivalDelay,
 	mulberry32,
 	TokenBucket,
-	SlidingWindowLimit,
+	StrictRate,
 	Chaos,
 	ThrottleFirst,
 };

@@ -1047,7 +1047,7 @@ describe('strict rate (strictRate)', () => {
 	afterAll(() => sim.close());
 	beforeEach(() => {
 		time = T0;
-		sim.setOptions({ strictRate: null, rateLimit: null, throttleFirst: null });
+		sim.setOptions({ strictRate: null, statedCount: null, rateLimit: null, throttleFirst: null });
 		sim.reset();
 	});
 
@@ -1200,6 +1200,121 @@ describe('strict rate (strictRate)', () => {
 		} finally {
 			await own.close();
 		}
+	});
+
+	describe('its windows and its stated count (statedCount)', () => {
+		const at = async (ms: number, id: string) => {
+			time = T0 + ms;
+			return await put(id);
+		};
+		const header = (answer: Answer, name: string) => answer.headers.get(name);
+
+		it('IETF fields: every window as a policy with its quota and seconds, and on every answer (429 included) what is left of each and when it takes more', async () => {
+			sim.setOptions({
+				strictRate: { perSecond: 2, perMinute: 3 },
+				statedCount: { fields: 'ietf' },
+			});
+			const first = await at(0, 'a');
+			expect(first.status).toBe(200);
+			expect(header(first, 'ratelimit-policy')).toBe('"second";q=2;w=1, "minute";q=3;w=60');
+			// Counted in both: 1 left of 2, a frees its place in 1 s; 2 left of 3, in 60 s.
+			expect(header(first, 'ratelimit')).toBe('"second";r=1;t=1, "minute";r=2;t=60');
+			expect(header(await at(300, 'b'), 'ratelimit')).toBe('"second";r=0;t=1, "minute";r=1;t=60');
+			const refused = await at(600, 'c');
+			expect([refused.status, header(refused, 'retry-after')]).toEqual([429, '1']);
+			expect(header(refused, 'ratelimit')).toBe('"second";r=0;t=1, "minute";r=1;t=60');
+			// a and b left the second; the minute had one place: d takes it, then the minute is full.
+			expect(header(await at(1500, 'd'), 'ratelimit')).toBe('"second";r=1;t=1, "minute";r=0;t=59');
+			const minuteFull = await at(2500, 'e');
+			expect([minuteFull.status, header(minuteFull, 'retry-after')]).toEqual([429, '58']);
+			expect(header(minuteFull, 'ratelimit')).toBe('"second";r=2;t=0, "minute";r=0;t=58');
+			expect(sim.ledger.applied.map((entry) => entry.id)).toEqual(['a', 'b', 'd']);
+			// A validation error was judged too: it carries the count.
+			time = T0 + 70_000;
+			const invalid = await call(sim, 'PUT', `${CONTACT_PATH}?id=f`, { body: {} });
+			expect([invalid.status, header(invalid, 'ratelimit')]).toEqual([
+				400,
+				'"second";r=1;t=1, "minute";r=2;t=60',
+			]);
+		});
+
+		it('fixed windows: counted from zero in each window of the clock, the reset at its end', async () => {
+			sim.setOptions({
+				strictRate: { perSecond: 2, window: 'fixed' },
+				statedCount: { fields: 'ietf' },
+			});
+			// T0 is a whole second of the clock: windows [T0, T0 + 1000), [T0 + 1000, …).
+			expect((await at(100, 'a')).status).toBe(200);
+			expect(header(await at(900, 'b'), 'ratelimit')).toBe('"second";r=0;t=1');
+			expect((await at(999, 'c')).status).toBe(429);
+			// 1 ms later a new window: two more at once, where a sliding window would take none.
+			const next = await at(1000, 'd');
+			expect([next.status, header(next, 'ratelimit')]).toEqual([200, '"second";r=1;t=1']);
+			expect((await at(1001, 'e')).status).toBe(200);
+			expect((await at(1999, 'f')).status).toBe(429);
+			expect(sim.ledger.applied.map((entry) => entry.id)).toEqual(['a', 'b', 'd', 'e']);
+		});
+
+		it.each([
+			['seconds to wait', 'seconds'],
+			['Unix seconds', 'unix'],
+			['an HTTP date', 'date'],
+		] as const)(
+			'X-RateLimit-* fields, the reset as %s: the second window, or the minute one',
+			async (_label, reset) => {
+				sim.setOptions({
+					strictRate: { perSecond: 5, perMinute: 100 },
+					statedCount: { fields: 'x-ratelimit', reset },
+				});
+				const before = Date.now();
+				const answer = await at(0, 'a');
+				const after = Date.now();
+				expect(header(answer, 'ratelimit')).toBeNull();
+				expect([
+					header(answer, 'x-ratelimit-limit'),
+					header(answer, 'x-ratelimit-remaining'),
+				]).toEqual(['5', '4']);
+				const stated = header(answer, 'x-ratelimit-reset') as string;
+				// The window takes more in 1,000 ms: as said, from the time of day of the answer.
+				const inSeconds = (ms: number) => Math.ceil(ms / 1000);
+				if (reset === 'seconds') expect(stated).toBe('1');
+				else {
+					const unix = reset === 'unix' ? Number(stated) : Date.parse(stated) / 1000;
+					expect(unix).toBeGreaterThanOrEqual(inSeconds(before + 1000));
+					expect(unix).toBeLessThanOrEqual(inSeconds(after + 1000));
+					if (reset === 'date')
+						expect(stated).toMatch(/^\w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT$/);
+				}
+				expect(header(answer, 'date')).toMatch(/GMT$/);
+				sim.setOptions({ statedCount: { fields: 'x-ratelimit', reset, policy: 'minute' } });
+				const minute = await at(10, 'b');
+				expect([
+					header(minute, 'x-ratelimit-limit'),
+					header(minute, 'x-ratelimit-remaining'),
+				]).toEqual(['100', '98']);
+			},
+		);
+
+		it('states nothing without a strict rate, nor once switched off; refuses bad options', async () => {
+			sim.setOptions({ statedCount: { fields: 'ietf' } });
+			expect(header(await at(0, 'a'), 'ratelimit')).toBeNull();
+			sim.setOptions({ strictRate: { perSecond: 5 } });
+			expect(header(await at(0, 'b'), 'ratelimit')).toBe('"second";r=4;t=1');
+			sim.setOptions({ statedCount: null });
+			expect(header(await at(0, 'c'), 'ratelimit')).toBeNull();
+			for (const bad of [
+				{ fields: 'other' },
+				{ fields: 'ietf', reset: 'ms' },
+				{ fields: 'x-ratelimit', policy: 'hour' },
+			])
+				expect(() => sim.setOptions({ statedCount: bad as never })).toThrow(TypeError);
+			for (const bad of [
+				{ perSecond: 1, perMinute: 0 },
+				{ perSecond: 1, perMinute: 2.5 },
+				{ perSecond: 1, window: 'rolling' },
+			])
+				expect(() => sim.setOptions({ strictRate: bad as never })).toThrow(TypeError);
+		});
 	});
 });
 

@@ -11,6 +11,8 @@ export interface Clock {
 	date(): number;
 	/** Resolves after `ms` (Infinity: only when `signal` aborts), or as soon as `signal` aborts. */
 	sleep(ms: number, signal?: AbortSignal): Promise<void>;
+	/** A random number in [0, 1) for a wait's random part (tests give a seeded one); Math.random without it. */
+	random?(): number;
 }
 
 /** The longest one timer holds (Node arms a longer one for 1 ms): longer waits take several. */
@@ -75,6 +77,9 @@ export let clock: Clock = realClock;
 export function useClock(replacement: Clock): void {
 	clock = replacement;
 }
+
+/** A random part of `ms`: waits that would meet another process's at the same moment do not. */
+export const jitter = (ms: number): number => ms * (clock.random?.() ?? Math.random());
 
 /** Waits `ms` unless `signal` aborts first; false when it did. */
 export async function wait(ms: number, signal: AbortSignal): Promise<boolean> {

@@ -89,7 +89,6 @@ export interface AttemptFailure {
 	detail?: string;
 	/** How long the attempt took. */
 	durationMs?: number;
-	retryAfter?: unknown;
 	body?: unknown;
 	headers?: IDataObject;
 	rawMessage: string;
@@ -152,7 +151,6 @@ export function classifyFailure(error: unknown, deadlinePassed = false): Attempt
 			status,
 			headers,
 			body,
-			retryAfter: headers['retry-after'],
 			rawMessage: `HTTP ${status}`,
 		};
 	}
@@ -181,16 +179,4 @@ export function isHtml(body: unknown, headers: IDataObject = {}): boolean {
 		String(headers['content-type'] ?? '').includes('text/html') ||
 		/^\s*<(!doctype|html)/i.test(body)
 	);
-}
-
-/** Retry-After as milliseconds from `now`: delay-seconds or an HTTP date; undefined if absent or unreadable. */
-export function parseRetryAfter(header: unknown, now: number): number | undefined {
-	const value = Array.isArray(header) ? header[0] : header;
-	if (typeof value === 'number') return value >= 0 ? value * 1000 : undefined;
-	if (typeof value !== 'string' || value.trim() === '') return undefined;
-	const text = value.trim();
-	if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
-	if (!/[a-z]/i.test(text)) return undefined; // an HTTP date names its weekday and month
-	const date = Date.parse(text);
-	return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -12,8 +12,13 @@ interface ProgressFigures {
 	concurrency: () => { now: number; peak: number };
 	/** Attempts between their start and their end (one waiting for its turn or a retry is not). */
 	inFlight: () => number;
-	/** The account's rate now and its Rate Limit in force, and the attempts waiting for their turn. */
-	rate: () => { now?: number; limit?: SetLimit; waiting: number };
+	/** The account's rate now, its Rate Limit in force and the service's stated count, and the attempts waiting for their turn. */
+	rate: () => {
+		now?: number;
+		limit?: SetLimit;
+		stated?: Parameters<typeof rateWords>[2];
+		waiting: number;
+	};
 	heldBack: () => HeldBack;
 }
 
@@ -60,11 +65,11 @@ export class Progress {
 	}
 
 	private logProgress(): void {
-		const { now: rate, limit, waiting } = this.figures.rate();
+		const { now: rate, limit, stated, waiting } = this.figures.rate();
 		const paced =
 			rate === undefined
 				? ''
-				: `, paced at ${rateWords(rate, limit)} (${waiting} waiting for their turn)`;
+				: `, paced at ${rateWords(rate, limit, stated)} (${waiting} waiting for their turn)`;
 		this.logger.info(
 			`Voice Assistant "${this.nodeName}": ${this.done}/${this.total} items (${Math.floor((this.done / this.total) * 100)}%): ${this.succeeded} succeeded, ${this.failed} failed, ${this.retryWaiting} waiting to retry, ${this.figures.inFlight()} in flight of ${this.figures.concurrency().now} allowed${paced}`,
 		);

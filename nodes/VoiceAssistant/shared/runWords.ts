@@ -9,13 +9,14 @@ const BATCHING_ADVICE =
 const WORTH_SAYING_MS = 50;
 
 /**
- * What held a run's own requests back (ms): its account's rate (the Rate Limit's words, or the
- * lowest learned rate), its own Max Requests per Second, Retry-After pauses; whether n8n's Batching
- * held a request back, and whether its credential sets a Rate Limit.
+ * What held a run's own requests back (ms): its account's rate (how long each limit with words held
+ * them: a Rate Limit as set, the service's stated limit; the lowest learned rate), its own Max
+ * Requests per Second, Retry-After pauses; whether n8n's Batching held a request back, and whether
+ * its credential sets a Rate Limit.
  */
 export interface HeldBack {
 	rateMs: number;
-	setBy?: string;
+	heldBy?: Record<string, number>;
 	lowestLearned?: number;
 	/** The Rate Limit (its words) at which the service answered 429, so the rate was learned below it. */
 	throttledAtLimit?: string;
@@ -32,21 +33,48 @@ export const seconds = (ms: number) => (ms / 1000).toFixed(1);
 const perSecond = (rate: number) =>
 	`${rate >= 10 ? Math.round(rate) : Number(rate.toPrecision(2))} requests/s`;
 
-/** The account's rate: the Rate Limit in force as the user set it, or the learned rate if lower. */
-export function rateWords(rate: number, limit: SetLimit | undefined): string {
-	return rate === limit?.perSecond ? limit.words : `${perSecond(rate)}, learned from 429 answers`;
+/** A count of requests in a window as a service would say it: "200 a second", "12000 a minute", "5 in 10 s". */
+function perWindow(quota: number, windowMs: number): string {
+	const unit = { 1000: 'a second', 60_000: 'a minute', 3_600_000: 'an hour', 86_400_000: 'a day' }[
+		windowMs
+	];
+	return `${quota} ${unit ?? `in ${seconds(windowMs)} s`}`;
+}
+
+/** The service's stated limit, and whether others of the account used part of it. */
+export function statedWords(stated: {
+	quota: number;
+	windowMs: number;
+	perSecond: number;
+	share: number;
+}): string {
+	const limit = `the service's stated limit, ${perWindow(stated.quota, stated.windowMs)}`;
+	return stated.share < stated.perSecond ? `${limit}, shared with others of the account` : limit;
+}
+
+/** The account's rate: the Rate Limit in force as the user set it, the service's stated one, or the learned rate. */
+export function rateWords(
+	rate: number,
+	limit: SetLimit | undefined,
+	stated?: Parameters<typeof statedWords>[0],
+): string {
+	if (rate === limit?.perSecond) return limit.words;
+	if (stated && rate === stated.share) return `${perSecond(rate)}, ${statedWords(stated)}`;
+	return `${perSecond(rate)}, learned from 429 answers`;
 }
 
 /** The words of what held the run back, each opening with a comma. */
 export function heldBackWords(held: HeldBack): string {
-	const { rateMs, ownMs, pauseMs, lowestLearned: learned, setBy, ownRate } = held;
+	const { rateMs, ownMs, pauseMs, lowestLearned: learned, ownRate } = held;
 	const words: string[] = [];
 	const below = held.throttledAtLimit
 		? ` below ${held.throttledAtLimit}, at which the service answered 429: another process (a queue-mode worker, another n8n) likely sends with the same account`
 		: '';
+	// The limit that held it longest: the credential's, another's of the account, the service's stated one.
+	const [longest] = Object.entries(held.heldBy ?? {}).sort(([, a], [, b]) => b - a);
 	const rate =
 		learned === undefined
-			? setBy
+			? longest?.[0]
 			: `learned from the service's 429 answers, down to ${perSecond(learned)}${below}`;
 	if (rateMs >= WORTH_SAYING_MS && rate)
 		words.push(`held back ${seconds(rateMs)} s by the account's rate limit (${rate})`);

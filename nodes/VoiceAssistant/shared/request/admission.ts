@@ -1,16 +1,19 @@
 // The account's admission: when a request to a service account may start. One per account in this
 // process, shared by every run sending to it: a request starts once the account's Retry-After pause
 // is over and a ticket of its rate is free (rateTickets.ts). Its rate is the strictest Rate Limit of
-// the runs in it (another credential of the account never lifts it), or the rate the pacer learned
-// from 429s if lower. Turns are handed out when they come (a pause or a changed rate holds from the
-// very next request), round robin over the runs with requests waiting (a tool call's request does
-// not wait behind a bulk run's). A request that cannot wait out the pause (its Max Retry Wait)
-// leaves at once, told when the service asked to come back.
+// the runs in it (another credential of the account never lifts it), or the rate the pacer has
+// (its share of the service's stated limit, or the rate learned from 429s) if lower. Turns are
+// handed out when they come (a pause or a changed rate holds from the very next request), round
+// robin over the runs with requests waiting (a tool call's request does not wait behind a bulk
+// run's). A request that cannot wait out the pause (its Max Retry Wait) leaves at once, told when
+// the service asked to come back.
 import { clock } from '../clock';
 import type { SetLimit } from '../rate';
-import type { HeldBack } from '../runWords';
+import { statedWords, type HeldBack } from '../runWords';
+import type { StatedCount } from '../serviceCount';
+import type { Stated } from '../countShare';
 import { RatePacer, type PacerKind } from './ratePacer';
-import { RateTickets, type Ticket } from './rateTickets';
+import { RateTickets, SECOND_MS, type Ticket } from './rateTickets';
 import { WaiterQueue } from './waiterQueue';
 
 /** A run as the admission knows it: the Rate Limit its credential had when the run read it (undefined: none). */
@@ -19,9 +22,12 @@ export interface Member {
 	/** How long its own requests waited for the account's rate, which rate held them, how long the account paused. */
 	readonly held: Pick<
 		HeldBack,
-		'rateMs' | 'pauseMs' | 'setBy' | 'lowestLearned' | 'throttledAtLimit'
+		'rateMs' | 'pauseMs' | 'heldBy' | 'lowestLearned' | 'throttledAtLimit'
 	>;
 }
+
+/** The longest an account pauses for one Retry-After (an hour): a longer ask pauses it an hour, then a request asks again. */
+const MAX_PAUSE_MS = 3_600_000;
 
 /** The turn a request gets: a ticket, or the end of a pause longer than it may wait (clock time); undefined: its run's signal aborted. */
 export type Turn = Ticket | { pausedUntil: number } | undefined;
@@ -54,10 +60,12 @@ export class AccountAdmission {
 		return strictest;
 	}
 
-	/** The account's rate (the Rate Limit in force, or the learned one if lower) and that limit. */
-	get rateInForce(): { now: number | undefined; limit: SetLimit | undefined } {
+	/** The account's rate (the Rate Limit in force, or the pacer's if lower), that limit and the service's stated count. */
+	get rateInForce(): { now: number | undefined; limit: SetLimit | undefined; stated?: Stated } {
 		const limit = this.limit;
-		return { now: this.pacer.rate(limit?.perSecond) ?? limit?.perSecond, limit };
+		const paced = this.pacer.rate(limit?.perSecond);
+		const now = (paced ?? Infinity) < (limit?.perSecond ?? Infinity) ? paced : limit?.perSecond;
+		return { now, limit, stated: this.pacer.count.stated };
 	}
 
 	get waiting(): number {
@@ -100,9 +108,11 @@ export class AccountAdmission {
 			});
 	}
 
-	/** The service asked to wait `ms` (Retry-After): every request of the account does. */
+	/** The service asked to wait `ms` (Retry-After): every request of the account does, at most
+	 * MAX_PAUSE_MS; a second or less while the account has a rate is the rate's to answer. */
 	pause(ms: number): void {
-		const [now, until] = [clock.now(), clock.now() + ms];
+		if (ms <= SECOND_MS && this.rateInForce.now !== undefined) return;
+		const [now, until] = [clock.now(), clock.now() + Math.min(ms, MAX_PAUSE_MS)];
 		const longer = until - Math.max(now, this.pausedUntil);
 		if (longer <= 0) return;
 		for (const { member } of this.seats) member.held.pauseMs += longer;
@@ -142,18 +152,21 @@ export class AccountAdmission {
 				seat.queue.serveNext(this.take(seat, true));
 				continue;
 			}
-			const { now: rate, limit } = this.rateInForce;
+			const { now: rate, limit, stated } = this.rateInForce;
 			const [from, paused] = [clock.now(), this.pausedUntil > clock.now()];
 			this.sleep = new AbortController();
 			// Without a known end (every ticket in flight), a ticket's return ends the sleep.
 			await clock.sleep(wait, this.sleep.signal);
 			// Counted for the runs with requests waiting, since the first of them did, with the rate that
-			// held them (the Rate Limit in force, or the learned one if lower); a pause as it is set.
+			// held them (the Rate Limit in force, the service's stated one, or the learned one); a pause as it is set.
+			const byCount = stated && rate === stated.share ? statedWords(stated) : undefined;
+			const by = rate === limit?.perSecond ? limit?.words : byCount;
 			for (const { member, queue, since } of this.seats) {
 				if (paused || queue.length === 0) continue;
 				const { held } = member;
-				held.rateMs += clock.now() - Math.max(from, since);
-				if (rate === limit?.perSecond) held.setBy = limit?.words;
+				const ms = clock.now() - Math.max(from, since);
+				held.rateMs += ms;
+				if (by) (held.heldBy ??= {})[by] = (held.heldBy[by] ?? 0) + ms;
 				else if (rate !== undefined) {
 					held.lowestLearned = Math.min(held.lowestLearned ?? rate, rate);
 					if (this.pacer.cutAtLimit) held.throttledAtLimit = limit?.words;
@@ -174,18 +187,18 @@ export class AccountAdmission {
 		const ticket = this.tickets.take(this.rateInForce.now);
 		this.pacer.started(waited);
 		return {
-			giveBack: (reached) => {
-				ticket.giveBack(reached);
+			giveBack: (...end) => {
+				ticket.giveBack(...end);
 				if (this.waiting > 0) this.sleep?.abort();
 				else if (this.seats.length === 0) this.lingerUntilQuiet();
 			},
 		};
 	}
 
-	/** An attempt of the account ended, `tookMs` after it started; `cut`: whether it cut its run's automatic window (undefined: a fixed one). */
-	attemptEnded(kind: PacerKind, tookMs: number, cut: boolean | undefined): void {
-		const end = { kind, startedAt: clock.now() - tookMs, cut };
-		this.pacer.onAttemptEnd(end, this.limit?.perSecond);
+	/** An attempt ended `tookMs` after it started; `cut`: whether it cut its run's automatic window; `count`: its answer's. */
+	attemptEnded(kind: PacerKind, tookMs: number, cut?: boolean, count?: StatedCount): void {
+		const startedAt = clock.now() - tookMs;
+		this.pacer.onAttemptEnd({ kind, startedAt, cut, count }, this.limit?.perSecond);
 	}
 }
 

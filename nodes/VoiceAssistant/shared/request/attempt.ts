@@ -11,6 +11,7 @@ import type {
 import { clock, onAbort } from '../clock';
 import { CREDENTIAL_NAME } from '../credential';
 import { endOfAnswer, ServiceAnswerError } from '../failureModel';
+import { statedCountOf, type StatedCount } from '../serviceCount';
 import type { NodeError } from '../nodeError';
 import { requestToTarget, type ApiTarget } from '../target';
 import { withCancelSignal, type LoopItem } from './n8nAdapter';
@@ -37,14 +38,15 @@ export type PostReceiveStep = (
 /**
  * One attempt, with the credential the run already read and a deadline for the whole attempt
  * (Timeout alone bounds the wait for each byte, not a server trickling them). Sent with
- * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After); one the failure
+ * ignoreHttpStatusErrors, every answer arrives with its headers (Retry-After, the service's count,
+ * kept in `state`); one the failure
  * model does not call answered is thrown as a ServiceAnswerError. A failure without an answer
  * throws n8n's own error (`state.deadlinePassed` when the deadline aborted it). An error of the
  * operation's own postReceive (Get Many's list check) is the item's result.
  */
 export async function attemptRequest(
 	{ context, item, run, target, request }: AttemptOf,
-	state: { deadlinePassed: boolean },
+	state: { deadlinePassed: boolean; count?: StatedCount },
 ): Promise<ItemResult> {
 	// The request aborts on the execution's cancel or at the deadline; one listener per cancel signal, however many attempts.
 	const abort = new AbortController();
@@ -72,6 +74,7 @@ export async function attemptRequest(
 		forget();
 	}
 	const { statusCode, headers, body } = response;
+	state.count = statedCountOf(headers, clock.date());
 	const end = endOfAnswer(statusCode, headers, body);
 	if (end !== 'answered') throw new ServiceAnswerError(item.node, end, statusCode, headers, body);
 	let items: INodeExecutionData[] = [{ json: body as IDataObject }];

@@ -3,6 +3,7 @@
 // windows and hears whether the end cut the window).
 import { clock } from '../clock';
 import type { AttemptEnd } from '../failureModel';
+import type { StatedCount } from '../serviceCount';
 import type { AccountAdmission } from './admission';
 import type { PacerKind } from './ratePacer';
 import type { RunWindow } from './runWindow';
@@ -32,15 +33,20 @@ export class AttemptFeedback {
 		private readonly window: RunWindow,
 	) {}
 
-	/** `tookMs`: from the attempt's start to its end. */
-	onAttemptEnd(end: AttemptEnd, admission: AccountAdmission | undefined, tookMs: number): void {
+	/** `tookMs`: from the attempt's start to its end; `count`: the service's count its answer stated. */
+	onAttemptEnd(
+		end: AttemptEnd,
+		admission?: AccountAdmission,
+		tookMs = 0,
+		count?: StatedCount,
+	): void {
 		const kind = pacerKind(end);
-		if (!this.sizer) return admission?.attemptEnded(kind, tookMs, undefined);
+		if (!this.sizer) return admission?.attemptEnded(kind, tookMs, undefined, count);
 		const paced = admission?.rateInForce.now !== undefined;
 		const pushback = isPushback(end) && !(paced && kind === 'rate-limited');
 		const cutsBefore = this.sizer.cuts;
 		this.sizer.onAttemptEnd(pushback, this.window.inUse, tookMs, clock.now());
 		this.window.setLimit(this.sizer.limit);
-		admission?.attemptEnded(kind, tookMs, this.sizer.cuts !== cutsBefore);
+		admission?.attemptEnded(kind, tookMs, this.sizer.cuts !== cutsBefore, count);
 	}
 }

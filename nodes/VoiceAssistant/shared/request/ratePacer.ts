@@ -1,55 +1,50 @@
-// The pacer: an account's rate learned from the service's 429s, below the Rate Limit in force (if
-// any), heard from runs whose window is automatic. Pacing starts at what the service handled in
-// the last second it was sent to (never at nothing) on evidence of a rate limit: without a Rate
-// Limit, THROTTLED_OF_RECENT_TO_PACE of the latest RECENT ends 429, or a window's cut with 2 429s
-// since the last; with one, a 429 while it holds requests back once the service handled
-// SET_SHARE_TO_PACE of it (another process shares the account: each learns its share). Then a
-// 429 of a request started after the last news is news: while a rate holds, the first is another
-// process probing (let pass), more cut to what the service handled; a probe goes back (within
-// SHORT_PROBE_MS to the held rate, the next hold twice as long up to MAX_HOLD_MS; later to its last
-// step's rate, the next hold HOLD_MS). A rate holds HOLD_MS, then grows while it holds requests
-// back, by GROWTH of the Rate Limit pacing began under (or the rate it began at, or its own if
-// higher) a second for STEADY_SECONDS, then doubling, at most MAX_GROWTH, up to the Rate Limit
-// (pacing ends). Cuts of a spell go below GIVE_UP_BELOW of where they began only after its first
-// second; if the share of 429s then is not below FUTILE_SHARE_RATIO of that second's, it is a busy
-// service's noise: pacing stops for the account. The rules in words: docs/how-it-works.md.
+// The pacer: the account's rate as the service shows it, below the Rate Limit in force (if any):
+// where the service states its count, this process's share of it (countShare.ts); from the 429s
+// of automatic windows, a learned rate (the lower of the two holds). Pacing
+// starts at what the service handled in the last second it was sent to (never at nothing) on
+// evidence of a rate limit: without a Rate Limit, THROTTLED_OF_RECENT_TO_PACE of the latest RECENT
+// ends 429, or a window's cut with 2 429s since the last; with one, a 429 while it holds requests
+// back once the service handled SET_SHARE_TO_PACE of it (another process shares the account).
+// Each news (a 429 of a request started after the last news) cuts the rate to BACK_OFF of what
+// the service took (what it handled in the last second, or the rate below MIN_TO_JUDGE):
+// processes sharing an account cut by the same share. While it holds requests back the rate grows
+// back to what the service took, by RETURN a second; holds there PLATEAU seconds; then grows by
+// GROWTH of itself a second, twice as much each second after, at most MAX_GROWTH, up to the Rate
+// Limit (pacing ends): a process left alone is back at the limit within seconds. Cuts of a spell
+// (since a rate last held a second) go below GIVE_UP_BELOW of where they began only after its
+// first second; if the share of 429s then is not below FUTILE_SHARE_RATIO of that second's, it is a
+// busy service's noise: pacing stops for the account. The rules in words: docs/how-it-works.md.
 import { clock } from '../clock';
+import { CountShare } from '../countShare';
+import type { StatedCount } from '../serviceCount';
 import { SECOND_MS } from './rateTickets';
 
 const BUCKET_MS = 10;
-const HOLD_MS = 10_000;
-const MAX_HOLD_MS = 20_000;
-const SHORT_PROBE_MS = 5_000;
-const GROWTH = 0.01;
-const STEADY_SECONDS = 3;
-const MAX_GROWTH = 0.5;
+const BACK_OFF = 0.9;
+const MIN_TO_JUDGE = 10;
+const GROWTH = 0.05;
+const RETURN = 0.1;
+const PLATEAU = 2;
+const MAX_GROWTH = 1;
 const FUTILE_SHARE_RATIO = 0.75;
 const GIVE_UP_BELOW = 0.25;
 const MIN_ENDS_TO_JUDGE = 20;
 const RECENT = 20;
 const THROTTLED_OF_RECENT_TO_PACE = 16;
 const SET_SHARE_TO_PACE = 0.1;
-
 /** How the pacer counts an attempt's end. handled: the service handled it (any status but 429 and 5xx); failed: any other failure. */
 export type PacerKind = 'handled' | 'rate-limited' | 'failed';
 
 export class RatePacer {
-	/** Attempts a second while pacing (undefined: not pacing). */
+	/** Attempts a second learned from 429s (undefined: not pacing). */
 	private perSecond: number | undefined;
-	/** The rate the last hold held, and the rate of the last second of growth that met no 429. */
-	private held = 0;
-	private grown = 0;
 	/** Handled ends per BUCKET_MS of the unpaused clock, over the last second. */
 	private readonly handledBuckets = new Map<number, number>();
 	private lastNewsAt = -Infinity;
-	private holdMs = HOLD_MS;
-	/** When the hold ends, when the next second of growth starts and how many went before it; whether the hold let news pass. */
-	private holdUntil = Infinity;
+	/** When the next second of growth starts, seconds at or above what the service took before the news, and that rate. */
 	private nextStepAt = Infinity;
 	private steps = 0;
-	private letPass = false;
-	/** What growth is a share of: the Rate Limit in force when pacing began, or the rate it began at. */
-	private reference = 0;
+	private took = 0;
 	/** The cuts since a rate last held: the rate they began at, when; its first second's share of 429s, the ends and 429s since. */
 	private spell:
 		| { rate: number; from: number; firstShare?: number; ends: number; throttled: number }
@@ -62,49 +57,59 @@ export class RatePacer {
 	private throttledSinceCut = 0;
 	/** When a start last waited for the rate. */
 	private waitedAt = -Infinity;
+	/** This process's share of the service's stated count. */
+	readonly count = new CountShare();
 	/** Pacing began at the Rate Limit in force: another process likely shares the account. */
 	cutAtLimit = false;
 	/** The account's Retry-After pauses in all (its admission adds each): the service handles nothing then, as it asked, so what it handled is kept on the clock less them. */
 	pausedMs = 0;
 
-	/** The rate learned, grown to now, below `limit` (the Rate Limit in force); undefined: not pacing. */
+	/** The rate, grown to now: the learned one, or this process's share of a stated limit; undefined: neither. */
 	rate(limit: number | undefined): number | undefined {
 		const now = clock.now();
 		while (this.perSecond !== undefined && now >= this.nextStepAt) {
-			// The rate held through the hold, or a second of growth, without a 429.
-			if (this.steps === 0) this.spell = undefined;
-			this.grown = this.perSecond;
+			// A second of growth without a 429: the spell of cuts is over.
+			this.spell = undefined;
 			// Only a rate that holds requests back has evidence the service may take more.
-			if (now - this.waitedAt > SECOND_MS) [this.nextStepAt, this.steps] = [now + SECOND_MS, 0];
+			if (now - this.waitedAt > SECOND_MS) this.nextStepAt = now + SECOND_MS;
 			else {
-				const doublings = Math.max(0, this.steps++ + 1 - STEADY_SECONDS);
-				this.perSecond +=
-					Math.max(this.reference, this.perSecond) * Math.min(MAX_GROWTH, GROWTH * 2 ** doublings);
+				// Back to what the service took, RETURN a second; held there PLATEAU seconds; then faster and faster.
+				if (this.perSecond < this.took)
+					this.perSecond = Math.min(this.took, this.perSecond * (1 + RETURN));
+				else if (this.steps++ >= PLATEAU)
+					this.perSecond *= 1 + Math.min(MAX_GROWTH, GROWTH * 2 ** (this.steps - 1 - PLATEAU));
 				this.nextStepAt += SECOND_MS;
 			}
 		}
 		if (this.perSecond !== undefined && this.perSecond >= (limit ?? Infinity))
 			[this.perSecond, this.cutAtLimit] = [undefined, false];
-		return this.perSecond;
+		const share = this.count.stated?.share ?? Infinity;
+		return share < (this.perSecond ?? Infinity) ? share : this.perSecond;
 	}
 
 	/** An attempt of the account starts; `waited`: the rate held it back. */
 	started(waited: boolean): void {
 		if (waited) this.waitedAt = clock.now();
+		this.count.started(clock.now());
 	}
 
 	/**
 	 * An attempt that started at `startedAt` ended; `cut`: whether it cut its run's automatic window
-	 * (undefined: a fixed one, whose ends only count as handled); `limit`: the Rate Limit in force.
+	 * (undefined: a fixed one, whose ends only count as handled); `count`: the service's count, if
+	 * its answer stated one; `limit`: the Rate Limit in force.
 	 */
-	onAttemptEnd(end: { kind: PacerKind; startedAt: number; cut?: boolean }, limit?: number): void {
-		const { kind, startedAt, cut } = end;
+	onAttemptEnd(
+		end: { kind: PacerKind; startedAt: number; cut?: boolean; count?: StatedCount },
+		limit?: number,
+	): void {
+		const { kind, startedAt, cut, count } = end;
 		if (kind === 'handled') {
 			const bucket = Math.floor((clock.now() - this.pausedMs) / BUCKET_MS);
 			this.handledBuckets.set(bucket, (this.handledBuckets.get(bucket) ?? 0) + 1);
 			for (const key of this.handledBuckets.keys())
 				if (key <= bucket - SECOND_MS / BUCKET_MS) this.handledBuckets.delete(key);
 		}
+		if (count) this.count.heard(count, startedAt, kind === 'rate-limited');
 		if (cut === undefined) return;
 		const { spell } = this;
 		if (spell) {
@@ -119,8 +124,11 @@ export class RatePacer {
 		this.throttledSinceCut += Number(throttled);
 		const cutAfterTwo = cut && this.throttledSinceCut >= 2;
 		if (cut) this.throttledSinceCut = 0;
-		if (!throttled || startedAt <= this.lastNewsAt || this.givenUp) return;
-		if (this.rate(limit) !== undefined) return this.news(limit);
+		// A 429 whose count says nothing remained is the count's to answer (its share), not news.
+		if (!throttled || startedAt <= this.lastNewsAt || this.givenUp || count?.remaining === 0)
+			return;
+		this.rate(limit);
+		if (this.perSecond !== undefined) return this.news();
 		const handled = this.handledInLastSecond();
 		// With a Rate Limit, 429s at the rate it holds the account to: another process shares it.
 		const atLimit =
@@ -129,7 +137,11 @@ export class RatePacer {
 			limit === undefined
 				? this.recentThrottled >= THROTTLED_OF_RECENT_TO_PACE || cutAfterTwo
 				: atLimit;
-		if (evidence && handled > 0) this.start(Math.min(limit ?? Infinity, handled), limit);
+		if (!evidence || handled === 0) return;
+		const rate = Math.min(limit ?? Infinity, handled);
+		this.cutAtLimit = limit !== undefined;
+		this.spell = { rate, from: clock.now(), ends: 0, throttled: 0 };
+		this.hold(rate);
 	}
 
 	/** What the service handled in the last second it was sent to. */
@@ -140,29 +152,13 @@ export class RatePacer {
 		return handled;
 	}
 
-	/** Pacing starts at `rate`, below `limit` (the Rate Limit in force, if any). */
-	private start(rate: number, limit: number | undefined): void {
-		this.reference = limit ?? rate;
-		this.lastNewsAt = clock.now();
-		this.spell = { rate, from: this.lastNewsAt, ends: 0, throttled: 0 };
-		this.cutAtLimit = limit !== undefined;
-		this.hold(rate);
-	}
-
-	/** News of a rate limit (a 429) while pacing: where the rate goes. */
-	private news(limit: number | undefined): void {
-		const now = clock.now();
-		const rate = this.rate(limit) as number;
-		this.lastNewsAt = now;
-		if (rate > this.held) {
-			// A probe met 429s: back to the rate that held.
-			const short = now - this.holdUntil < SHORT_PROBE_MS;
-			this.holdMs = short ? Math.min(MAX_HOLD_MS, this.holdMs * 2) : HOLD_MS;
-			return this.hold(short ? this.held : this.grown);
-		}
-		if (!this.letPass) return void (this.letPass = true);
-		const spell = (this.spell ??= { rate, from: now, ends: 0, throttled: 0 });
-		let cut = Math.min(rate, this.handledInLastSecond());
+	/** News of a rate limit (a 429) while pacing: the rate goes to BACK_OFF of what the service handled. */
+	private news(): void {
+		const rate = this.perSecond as number;
+		const handled = this.handledInLastSecond();
+		const spell = (this.spell ??= { rate, from: clock.now(), ends: 0, throttled: 0 });
+		const took = handled >= MIN_TO_JUDGE ? Math.min(rate, handled) : rate;
+		let cut = BACK_OFF * took;
 		if (cut < spell.rate * GIVE_UP_BELOW) {
 			const { firstShare, ends, throttled } = spell;
 			// Until the spell's first second is over there is nothing to judge by.
@@ -171,13 +167,12 @@ export class RatePacer {
 			else if (throttled / ends >= firstShare * FUTILE_SHARE_RATIO)
 				return void ([this.perSecond, this.givenUp] = [undefined, true]);
 		}
-		this.hold(Math.max(1, cut));
+		this.hold(cut, took);
 	}
 
-	/** Holds `rate` from now on, for the hold's time. */
-	private hold(rate: number): void {
-		[this.perSecond, this.held, this.grown, this.letPass] = [rate, rate, rate, false];
-		this.holdUntil = this.nextStepAt = clock.now() + this.holdMs;
-		this.steps = 0;
+	/** Paces at `rate` from now on, what the service `took` before; growth starts a second later. */
+	private hold(rate: number, took = rate): void {
+		[this.perSecond, this.took, this.lastNewsAt, this.steps] = [rate, took, clock.now(), 0];
+		this.nextStepAt = clock.now() + SECOND_MS;
 	}
 }

@@ -2,11 +2,15 @@
 // takes to get there. A rate of r a second has N = max(1, floor(r)) tickets, each for a span of
 // N / r seconds (1 s for a whole rate). A request takes a ticket when it starts and gives it back a
 // span after it ended: it may have reached the service at any moment from its start to its end, so
-// no span holds more than N arrivals. A request that never left this machine gives it back at
-// once. Starts are also spaced a span / N apart (a turn a late timer missed is made up). The
-// account's rate keeps tickets, and so does a run's own Max Requests per Second; a changed rate
-// holds from the next request, judged by the same ends.
-import { clock } from '../clock';
+// no span holds more than N arrivals. One whose end the node never saw (a timeout, a cut) may still
+// reach it as long again as it was on its way: it keeps its ticket that much longer. Under a rate
+// of one ticket, one answered 429 keeps it a random part of a span longer (processes refused
+// together do not come back together). One that never left this machine gives it back at once.
+// Starts are also spaced a span / N apart (a turn a late timer missed is made up). The account's
+// rate keeps tickets, and so does a run's own Max Requests per Second; a changed rate holds from
+// the next request, judged by the same ends.
+import { clock, jitter } from '../clock';
+import type { AttemptEnd } from '../failureModel';
 
 /** The second a service counts requests in. */
 export const SECOND_MS = 1000;
@@ -20,9 +24,21 @@ function ticketsOf(rate: number): { count: number; spanMs: number; spacingMs: nu
 	return { count, spanMs, spacingMs: spanMs / count };
 }
 
-/** A ticket taken: given back when its request ended, saying whether it may have reached the service. */
+/**
+ * A ticket taken: given back when its request ended, with how (true: answered; false or
+ * 'not-connected', 'unsendable': it never left this machine) and how long it took.
+ */
 export interface Ticket {
-	giveBack(reached: boolean): void;
+	giveBack(end: boolean | AttemptEnd, tookMs?: number): void;
+}
+
+/** How much longer than a span after its end a request's ticket is held under `rate` (undefined: given back at once). */
+function heldLonger(end: boolean | AttemptEnd, tookMs: number, rate?: number): number | undefined {
+	if (end === false || end === 'not-connected' || end === 'unsendable') return undefined;
+	if (end === 'timeout' || end === 'cut') return tookMs;
+	// A rate of one ticket (below 2 a second) comes back a random part of a span later after a 429.
+	const one = rate !== undefined && ticketsOf(rate).count === 1;
+	return end === 'rate-limited' && one ? jitter(ticketsOf(rate).spanMs) : 0;
 }
 
 export class RateTickets {
@@ -77,11 +93,18 @@ export class RateTickets {
 		this.out++;
 		let back = false;
 		return {
-			giveBack: (reached) => {
+			giveBack: (end, tookMs = 0) => {
 				if (back) return;
 				back = true;
 				this.out--;
-				if (reached) this.ends.push(clock.now());
+				const longer = heldLonger(end, tookMs, rate);
+				if (longer !== undefined) {
+					// Kept in order: the oldest end frees the next ticket.
+					const at = clock.now() + longer;
+					let place = this.ends.length;
+					while (place > 0 && this.ends[place - 1] > at) place--;
+					this.ends.splice(place, 0, at);
+				}
 				// A second of ends holds every whole rate's; a rate below one a second needs only the last.
 				this.forget(Math.max(SECOND_MS, spanMs), 1);
 			},

@@ -16,6 +16,7 @@ import { RunWindow } from './runWindow';
 import type { ItemLoop } from './itemLoop';
 import type { TriesMemory } from './triesMemory';
 import type { NodeError } from '../nodeError';
+import type { StatedCount } from '../serviceCount';
 
 /** Of the time a caller waits, what a request leaves unused (the call's way to the worker and back). */
 const CALLER_MARGIN_MS = 10_000;
@@ -154,10 +155,10 @@ export class Run {
 		this.mostInFlight = Math.max(this.mostInFlight, ++this.inFlight);
 	}
 
-	/** How an attempt ended, and how long it took. */
-	attemptEnded(end: AttemptEnd, tookMs: number): void {
+	/** How an attempt ended, how long it took, and the service's count its answer stated. */
+	attemptEnded(end: AttemptEnd, tookMs: number, count?: StatedCount): void {
 		this.inFlight--;
-		this.feedback.onAttemptEnd(end, this.turns.admission, tookMs);
+		this.feedback.onAttemptEnd(end, this.turns.admission, tookMs, count);
 	}
 
 	/** The service asked to wait (Retry-After) and the item does: so does every request of the account. */

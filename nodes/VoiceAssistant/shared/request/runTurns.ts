@@ -16,6 +16,7 @@ export class RunTurns {
 	admission: AccountAdmission | undefined;
 	private member: (Member & { account: string }) | undefined;
 	private own: { admission: AccountAdmission; member: Member } | undefined;
+	private ownSeen = 0;
 	private taken = 0;
 	/** Requests waiting for their turn now; when n8n's loop was over (Batching counts from then). */
 	waiting = 0;
@@ -60,7 +61,7 @@ export class RunTurns {
 			own?.giveBack(false);
 			return turn;
 		}
-		return { giveBack: (reached) => [turn, own].forEach((ticket) => ticket.giveBack(reached)) };
+		return { giveBack: (...end) => [turn, own].forEach((ticket) => ticket.giveBack(...end)) };
 	}
 
 	/** The run's own rate's turn (at once without one): an admission of its own holds it. */
@@ -73,7 +74,10 @@ export class RunTurns {
 			this.own.admission.join(member);
 		}
 		const turn = await this.own.admission.turn(this.own.member, this.signal, Infinity);
-		this.held.ownMs = this.own.member.held.rateMs;
+		// Its own wait, where its own rate is stricter than the account's (else the account's held its tickets).
+		const waited = this.own.member.held.rateMs - this.ownSeen;
+		this.ownSeen += waited;
+		if (perSecond < (this.admission?.rateInForce.now ?? Infinity)) this.held.ownMs += waited;
 		return turn && 'giveBack' in turn ? turn : undefined;
 	}
 

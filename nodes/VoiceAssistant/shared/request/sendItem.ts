@@ -13,12 +13,12 @@ import { clock, wait } from '../clock';
 import {
 	classifyFailure,
 	methodOf,
-	parseRetryAfter,
 	reachedService,
 	ruleOf,
 	type AttemptFailure,
 	type SentSoFar,
 } from '../failureModel';
+import { retryAfterOf } from '../serviceCount';
 import { invalidInputError } from '../spec/validation';
 import { dryRunOutput, isDryRun } from '../dryRun';
 import { failureContext, toUserError } from '../failureWords';
@@ -135,7 +135,7 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 			turn?.giveBack(false);
 			return notSent(send);
 		}
-		const state = { deadlinePassed: false };
+		const state: Parameters<typeof attemptRequest>[1] = { deadlinePassed: false };
 		let ended: ItemResult | AttemptFailure | undefined;
 		sent.times++;
 		run.attemptStarted();
@@ -145,12 +145,12 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		} catch (caught) {
 			ended = classifyFailure(caught, state.deadlinePassed);
 		} finally {
-			// Its rate's tickets come back a second after it ended, at once if it never left this machine.
-			turn.giveBack(!ended || !('end' in ended) || reachedService(ended.end));
+			// Its rate's tickets come back as its end says (rateTickets.ts): at once if it never left this machine.
+			turn.giveBack(ended && 'end' in ended ? ended.end : true, clock.now() - startedAt);
 		}
 		const durationMs = clock.now() - startedAt;
 		if (!('end' in ended)) {
-			run.attemptEnded('answered', durationMs);
+			run.attemptEnded('answered', durationMs, state.count);
 			// An answer the operation's own check rejected is remembered only where the service may have acted.
 			const end = 'items' in ended ? 'answered' : 'unusable';
 			run.earlierTries?.keepIf(ruleOf(end, method).remember, item.itemIndex, ended);
@@ -159,13 +159,13 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		const failure = { ...ended, durationMs };
 		if (reachedService(failure.end)) sent.last = failure;
 		else sent.times--;
-		run.attemptEnded(failure.end, durationMs);
+		run.attemptEnded(failure.end, durationMs, state.count);
 		if (run.cancelled && !reachedService(failure.end)) return notSent(send);
 		const rule = ruleOf(failure.end, method);
-		const retryAfterMs = parseRetryAfter(failure.retryAfter, clock.date());
+		const retryAfterMs = retryAfterOf(failure.headers, clock.date());
 		const callerLeftMs = run.callerDeadline - clock.now();
 		const decision = decideRetry(run.policy, rule, unguided, waitedMs, retryAfterMs, callerLeftMs);
-		// A wait the service asked for holds every request of the account, however long (Retry-After).
+		// A wait the service asked for holds every request of the account (Retry-After; admission.ts bounds it).
 		if (retryAfterMs !== undefined && rule.retry === 'as-asked') run.pauseAccount(retryAfterMs);
 		if (!decision.retry || run.cancelled) {
 			const caller = { waitsMs: run.callerWaitsMs, cut: state.deadlinePassed && callerLeftMs <= 0 };
