@@ -249,6 +249,17 @@ describe('RatePacer', () => {
 		expect(now - from).toBeLessThan(30_000);
 	});
 
+	it('a learned rate below 1 a second climbs back as fast, counted in its own spacing: 0.2 to 200 a second within 30 s', () => {
+		// Requests at 0.2 a second start 5 s apart: one that waited is evidence for the spacing after it.
+		const { pacer, send } = pacedAt(2);
+		(pacer as unknown as { hold(rate: number): void }).hold(0.2);
+		const from = now;
+		const service = strict(200);
+		while ((pacer.rate(undefined) ?? Infinity) < 0.9 * 200 && now - from < 300_000)
+			send(service, 1);
+		expect(now - from).toBeLessThan(30_000);
+	});
+
 	it('behind a token bucket of 200 a second: at most 2% 429s over 10,000, at least 0.9 of its rate', () => {
 		const { send } = account();
 		const { throttled, seconds } = send(tokenBucket(200), 10_000, 0, 1, 1000);

@@ -70,8 +70,9 @@ export class RatePacer {
 		while (this.perSecond !== undefined && now >= this.nextStepAt) {
 			// A second of growth without a 429: the spell of cuts is over.
 			this.spell = undefined;
-			// Only a rate that holds requests back has evidence the service may take more.
-			if (now - this.waitedAt > SECOND_MS) this.nextStepAt = now + SECOND_MS;
+			// Only a rate that holds requests back (a start waited within its spacing) has evidence the service may take more.
+			if (now - this.waitedAt > SECOND_MS * Math.max(1, 2 / this.perSecond))
+				this.nextStepAt = now + SECOND_MS;
 			else {
 				// Back to what the service took, RETURN a second; held there PLATEAU seconds; then faster and faster.
 				if (this.perSecond < this.took)
