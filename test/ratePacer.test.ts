@@ -5,9 +5,9 @@
  * the turn the account's tickets give at the pacer's rate (as the admission does), a 429 pausing
  * the account for its Retry-After. Several processes sharing an account: test/sharedAccount.test.ts.
  */
-import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
+import { realClock, SECOND_MS, useClock } from '../nodes/VoiceAssistant/shared/clock';
 import { RatePacer, type PacerKind } from '../nodes/VoiceAssistant/shared/request/ratePacer';
-import { RateTickets, SECOND_MS } from '../nodes/VoiceAssistant/shared/request/rateTickets';
+import { RateTickets } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 
 /** The fake clock's time: each test starts its own at the same time, so none sees where another left it. */
 let now = 0;

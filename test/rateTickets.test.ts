@@ -6,12 +6,8 @@
  * node's own rate use them, in n8n's engine over HTTP: test/admission.test.ts.
  */
 import fc from 'fast-check';
-import { realClock, useClock } from '../nodes/VoiceAssistant/shared/clock';
-import {
-	RateTickets,
-	SECOND_MS,
-	type Ticket,
-} from '../nodes/VoiceAssistant/shared/request/rateTickets';
+import { realClock, SECOND_MS, useClock } from '../nodes/VoiceAssistant/shared/clock';
+import { RateTickets, type Ticket } from '../nodes/VoiceAssistant/shared/request/rateTickets';
 import { mostInWindow } from './helpers/arrivals';
 
 /** The fake clock's time: moved only by the test. */

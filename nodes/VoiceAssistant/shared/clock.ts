@@ -18,6 +18,9 @@ export interface Clock {
 /** The longest one timer holds (Node arms a longer one for 1 ms): longer waits take several. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
+/** The second a service counts requests in. */
+export const SECOND_MS = 1000;
+
 type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /**

@@ -5,10 +5,9 @@
 // RESERVE is kept for what they sent since; at least one request a window, so a count is heard
 // again. A count not heard again for two windows (at least STALE_MS) is forgotten: the service
 // stopped stating it. The account's pacer (request/ratePacer.ts) paces at the share.
-import { clock } from './clock';
+import { clock, SECOND_MS } from './clock';
 import type { StatedCount } from './serviceCount';
 
-const SECOND_MS = 1000;
 /** Of the quota, what is kept once others use the account (below it, others' use is the count's noise). */
 const RESERVE = 0.02;
 /** Own starts are counted in this many parts of the window. */

@@ -7,6 +7,8 @@
 // at most PACED_WINDOW_MS paces the account: a longer one's quota (an hour's, a day's) may be spent
 // at once, and its exhaustion is the service's Retry-After's to answer.
 
+import { SECOND_MS } from './clock';
+
 /** Headers as n8n gives them: lower-case names, a value or a list of values. */
 type Headers = Record<string, unknown> | undefined;
 
@@ -18,7 +20,6 @@ const PACED_WINDOW_MS = 60_000;
 const MAX_COUNT = 1e9;
 /** A reset at or above this many seconds is a Unix time, below it the seconds to wait. */
 const UNIX_SECONDS_FROM = 1e9;
-const SECOND_MS = 1000;
 
 /** A window of the service's count: its quota of requests and its length; the requests left in it and when it takes more, where stated. */
 export interface StatedCount {

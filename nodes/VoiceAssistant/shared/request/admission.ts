@@ -7,13 +7,13 @@
 // robin over the runs with requests waiting (a tool call's request does not wait behind a bulk
 // run's). A request that cannot wait out the pause (its Max Retry Wait) leaves at once, told when
 // the service asked to come back.
-import { clock } from '../clock';
+import { clock, SECOND_MS } from '../clock';
 import type { SetLimit } from '../rate';
 import { statedWords, type HeldBack } from '../runWords';
 import type { StatedCount } from '../serviceCount';
 import type { Stated } from '../countShare';
 import { RatePacer, type PacerKind } from './ratePacer';
-import { RateTickets, SECOND_MS, type Ticket } from './rateTickets';
+import { RateTickets, type Ticket } from './rateTickets';
 import { WaiterQueue } from './waiterQueue';
 
 /** A run as the admission knows it: the Rate Limit its credential had when the run read it (undefined: none). */

@@ -14,10 +14,9 @@
 // (since a rate last held a second) go below GIVE_UP_BELOW of where they began only after its
 // first second; if the share of 429s then is not below FUTILE_SHARE_RATIO of that second's, it is a
 // busy service's noise: pacing stops for the account. The rules in words: docs/how-it-works.md.
-import { clock } from '../clock';
+import { clock, SECOND_MS } from '../clock';
 import { CountShare } from '../countShare';
 import type { StatedCount } from '../serviceCount';
-import { SECOND_MS } from './rateTickets';
 
 const BUCKET_MS = 10;
 const BACK_OFF = 0.9;

@@ -9,11 +9,9 @@
 // Starts are also spaced a span / N apart (a turn a late timer missed is made up). The account's
 // rate keeps tickets, and so does a run's own Max Requests per Second; a changed rate holds from
 // the next request, judged by the same ends.
-import { clock, jitter } from '../clock';
+import { clock, jitter, SECOND_MS } from '../clock';
 import type { AttemptEnd } from '../failureModel';
 
-/** The second a service counts requests in. */
-export const SECOND_MS = 1000;
 /** A turn a late timer missed is made up to this much later (the tickets still hold the rate). */
 const CATCH_UP_MS = 25;
 
@@ -32,13 +30,16 @@ export interface Ticket {
 	giveBack(end: boolean | AttemptEnd, tookMs?: number): void;
 }
 
-/** How much longer than a span after its end a request's ticket is held under `rate` (undefined: given back at once). */
-function heldLonger(end: boolean | AttemptEnd, tookMs: number, rate?: number): number | undefined {
+/** How much longer than a span after its end a request's ticket is held under a rate of `tickets` (undefined: given back at once). */
+function heldLonger(
+	end: boolean | AttemptEnd,
+	tookMs: number,
+	tickets?: { count: number; spanMs: number },
+): number | undefined {
 	if (end === false || end === 'not-connected' || end === 'unsendable') return undefined;
 	if (end === 'timeout' || end === 'cut') return tookMs;
 	// A rate of one ticket (below 2 a second) comes back a random part of a span later after a 429.
-	const one = rate !== undefined && ticketsOf(rate).count === 1;
-	return end === 'rate-limited' && one ? jitter(ticketsOf(rate).spanMs) : 0;
+	return end === 'rate-limited' && tickets?.count === 1 ? jitter(tickets.spanMs) : 0;
 }
 
 export class RateTickets {
@@ -85,9 +86,10 @@ export class RateTickets {
 	 */
 	take(rate: number | undefined): Ticket {
 		const now = clock.now();
-		const spanMs = rate === undefined ? SECOND_MS : ticketsOf(rate).spanMs;
-		if (rate !== undefined) {
-			const due = this.lastDue + ticketsOf(rate).spacingMs;
+		const tickets = rate === undefined ? undefined : ticketsOf(rate);
+		const spanMs = tickets?.spanMs ?? SECOND_MS;
+		if (tickets) {
+			const due = this.lastDue + tickets.spacingMs;
 			this.lastDue = due >= now - CATCH_UP_MS ? due : now;
 		}
 		this.out++;
@@ -97,7 +99,7 @@ export class RateTickets {
 				if (back) return;
 				back = true;
 				this.out--;
-				const longer = heldLonger(end, tookMs, rate);
+				const longer = heldLonger(end, tookMs, tickets);
 				if (longer !== undefined) {
 					// Kept in order: the oldest end frees the next ticket.
 					const at = clock.now() + longer;

@@ -140,15 +140,16 @@ async function attempts(send: ItemSend): Promise<ItemResult> {
 		sent.times++;
 		run.attemptStarted();
 		const startedAt = clock.now();
+		let durationMs = 0;
 		try {
 			ended = await attemptRequest(send, state);
 		} catch (caught) {
 			ended = classifyFailure(caught, state.deadlinePassed);
 		} finally {
+			durationMs = clock.now() - startedAt;
 			// Its rate's tickets come back as its end says (rateTickets.ts): at once if it never left this machine.
-			turn.giveBack(ended && 'end' in ended ? ended.end : true, clock.now() - startedAt);
+			turn.giveBack(ended && 'end' in ended ? ended.end : true, durationMs);
 		}
-		const durationMs = clock.now() - startedAt;
 		if (!('end' in ended)) {
 			run.attemptEnded('answered', durationMs, state.count);
 			// An answer the operation's own check rejected is remembered only where the service may have acted.
